@@ -1,0 +1,78 @@
+import type { Db } from "../client-types.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+
+export interface AuditInput {
+  actorMemberId: string | null;
+  /** Who acted, in words: a member's email, "cli", "api_key:hk_ab12…". */
+  actor: string;
+  action: string;
+  target?: string | null;
+  detail?: Prisma.InputJsonValue;
+  ip?: string | null;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: Date;
+  actor: string;
+  actorMemberId: string | null;
+  action: string;
+  target: string | null;
+  detail: unknown;
+}
+
+export async function appendAudit(db: Db, entry: AuditInput): Promise<void> {
+  await db.auditEntry.create({
+    data: {
+      actorMemberId: entry.actorMemberId === null ? null : BigInt(entry.actorMemberId),
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target ?? null,
+      detail: entry.detail ?? {},
+      ip: entry.ip ?? null,
+    },
+  });
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  nextCursor: string | null;
+}
+
+/** Newest first, keyset-paged on (at, id) so a page never shifts when new rows arrive. */
+export async function listAudit(
+  db: Db,
+  options: { cursor?: string | null; limit: number; action?: string | null; actorMemberId?: string | null },
+): Promise<AuditPage> {
+  const before = options.cursor ? decodeCursor(options.cursor) : null;
+  const rows = await db.auditEntry.findMany({
+    where: {
+      ...(options.action ? { action: { startsWith: options.action } } : {}),
+      ...(options.actorMemberId ? { actorMemberId: BigInt(options.actorMemberId) } : {}),
+      ...(before ? { OR: [{ at: { lt: before.at } }, { at: before.at, id: { lt: before.id } }] } : {}),
+    },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: options.limit + 1,
+  });
+  const items = rows.slice(0, options.limit).map((r) => ({
+    id: r.id.toString(),
+    at: r.at,
+    actor: r.actor,
+    actorMemberId: r.actorMemberId?.toString() ?? null,
+    action: r.action,
+    target: r.target,
+    detail: r.detail,
+  }));
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(last.at, last.id) : null };
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { at: Date; id: bigint } | null {
+  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  if (!at || !id || !/^\d+$/.test(id) || Number.isNaN(Date.parse(at))) return null;
+  return { at: new Date(at), id: BigInt(id) };
+}

@@ -1,0 +1,10 @@
+export { openDatabase, type Database, type PrismaClient, type Prisma } from "./client.ts";
+export type { Db } from "./client-types.ts";
+export { resolveDatabaseTarget, assertSupportedServer, redactUrl, type DatabaseTarget } from "./database-target.ts";
+export { migrate, pendingMigrations, readMigrations, MigrationError, MIGRATIONS_DIR } from "./migrate.ts";
+export * from "./members/members.ts";
+export * from "./members/invites.ts";
+export * from "./sessions/sessions.ts";
+export * from "./audit/audit-log.ts";
+export * from "./settings/settings.ts";
+export * from "./rate-limits/rate-counters.ts";

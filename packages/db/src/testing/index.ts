@@ -1,0 +1,2 @@
+export { startTestCluster, withDatabase, databaseName, type TestCluster } from "./template-database.ts";
+export { createTestDatabase, type TestDatabase } from "./test-database.ts";

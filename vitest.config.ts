@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+// Unit and integration tests. Browser tests have their own config (vitest.browser.config.ts) so
+// this suite needs neither Chromium nor a web build.
+export default defineConfig({
+  test: {
+    projects: ["packages/core", "packages/db", "apps/server"],
+  },
+});
