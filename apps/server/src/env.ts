@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { SETTINGS, parseSettingFromEnv } from "./settings/registry.ts";
+
+/** Every environment variable Herald reads; this module is the only reader of process.env. */
+export const ENV_VARIABLES = {
+  HERALD_MODE: {
+    schema: z.enum(["development", "production"]).default("development"),
+    description:
+      "`development` puts unconfigured channels on the sandbox; `production` never does (the Docker image's default).",
+  },
+  HERALD_ROLE: {
+    schema: z.enum(["api", "worker", "all"]).default("all"),
+    description: "`api` serves HTTP only, `worker` runs the job runners only, `all` does both.",
+  },
+  PORT: {
+    schema: z.coerce.number().int().min(1).max(65535).default(3000),
+    description: "HTTP port.",
+  },
+  HOST: {
+    schema: z.string().min(1).default("0.0.0.0"),
+    description: "Interface to listen on.",
+  },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    description: "PostgreSQL 15+ to use. Unset: Herald starts (or attaches to) an embedded Postgres.",
+  },
+  HERALD_DATA_DIR: {
+    schema: z.string().min(1).default("./.herald/pg"),
+    description: "Embedded Postgres data directory (ignored with DATABASE_URL).",
+  },
+  HERALD_PG_RUNTIME_DIR: {
+    schema: z.string().min(1).default("/var/lib/herald"),
+    description:
+      "As root, where embedded Postgres binaries and data go when the `postgres` user cannot reach the checkout.",
+  },
+  HERALD_PUBLIC_URL: {
+    schema: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://herald.example.com" })
+      .optional(),
+    description:
+      "The URL members and providers reach Herald at. Checked against `Origin` on mutations; https makes cookies Secure. Default `http://localhost:$PORT`.",
+  },
+  HERALD_TRUST_PROXY: {
+    schema: z.coerce.number().int().min(0).max(10).default(0),
+    description: "Number of reverse proxies in front of Herald whose X-Forwarded-For is trusted.",
+  },
+  HERALD_LOG_LEVEL: {
+    schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    description: "Log level (JSON logs on stdout).",
+  },
+  HERALD_SHUTDOWN_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+    description: "How long a graceful shutdown waits for in-flight requests and jobs.",
+  },
+  HERALD_WEB_DIST: {
+    schema: z.string().min(1).optional(),
+    description: "Directory of the built dashboard. Default `apps/web/dist`.",
+  },
+} as const;
+
+const envSchema = z.object(Object.fromEntries(Object.entries(ENV_VARIABLES).map(([k, v]) => [k, v.schema])) as {
+  [K in keyof typeof ENV_VARIABLES]: (typeof ENV_VARIABLES)[K]["schema"];
+});
+
+export type Env = z.infer<typeof envSchema> & {
+  publicUrl: URL;
+  /** Settings pinned by their HERALD_* variable, already validated: key → value. */
+  pinnedSettings: ReadonlyMap<string, { env: string; value: unknown }>;
+};
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses the environment; the first bad variable stops the process with one line naming it. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new EnvError(`Invalid environment variable ${name}=${JSON.stringify(present[name] ?? "")}: ${issue.message}`);
+  }
+  const pinnedSettings = new Map<string, { env: string; value: unknown }>();
+  for (const setting of SETTINGS) {
+    const raw = present[setting.env];
+    if (raw === undefined) continue;
+    const value = parseSettingFromEnv(setting, raw);
+    if (!value.success) {
+      throw new EnvError(
+        `Invalid environment variable ${setting.env}=${JSON.stringify(raw)}: ${value.error.issues[0]?.message ?? "invalid"}`,
+      );
+    }
+    pinnedSettings.set(setting.key, { env: setting.env, value: value.data });
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    publicUrl: new URL(env.HERALD_PUBLIC_URL ?? `http://localhost:${env.PORT}`),
+    pinnedSettings,
+  };
+}
+
+/** Every variable the README's configuration table must document, settings included. */
+export function documentedVariables(): Array<{ name: string; description: string }> {
+  return [
+    ...Object.entries(ENV_VARIABLES).map(([name, v]) => ({ name, description: v.description })),
+    ...SETTINGS.map((s) => ({ name: s.env, description: `${s.description} Pins the setting "${s.label}" (default ${s.default}).` })),
+  ];
+}

@@ -1,0 +1,19 @@
+import { auditRouter } from "./routers/audit.ts";
+import { authRouter } from "./routers/auth.ts";
+import { membersRouter } from "./routers/members.ts";
+import { settingsRouter } from "./routers/settings.ts";
+import { setupRouter } from "./routers/setup.ts";
+import { systemRouter } from "./routers/system.ts";
+import { router } from "./trpc.ts";
+
+export const appRouter = router({
+  setup: setupRouter,
+  auth: authRouter,
+  members: membersRouter,
+  settings: settingsRouter,
+  audit: auditRouter,
+  system: systemRouter,
+});
+
+/** The dashboard imports this type, and nothing else, from the server. */
+export type AppRouter = typeof appRouter;
