@@ -32,7 +32,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
   define({
     key: "workspace.name",
     label: "Workspace name",
-    description: "Shown in the dashboard and on the unsubscribe page.",
+    description: "Shown in the dashboard's header.",
     type: "string",
     env: "HERALD_WORKSPACE_NAME",
     default: "Herald",
