@@ -22,7 +22,7 @@ describe("HTTP surface", () => {
   it("answers /readyz from the database, the migrations and the workers", async () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({
+    expect((await ready.json()) as unknown).toEqual({
       status: "ready",
       checks: { database: { ok: true }, migrations: { ok: true }, workers: { ok: true, detail: "running" } },
     });
@@ -30,7 +30,7 @@ describe("HTTP surface", () => {
     server.workerState = "stopped";
     const noWorkers = await fetch(`${server.url}/readyz`);
     expect(noWorkers.status).toBe(503);
-    expect((await noWorkers.json()).checks.workers).toEqual({ ok: false, detail: "stopped" });
+    expect(((await noWorkers.json()) as any).checks.workers).toEqual({ ok: false, detail: "stopped" });
     server.workerState = "not_in_role";
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     server.workerState = "running";
@@ -41,7 +41,7 @@ describe("HTTP surface", () => {
     try {
       const response = await fetch(`${server.url}/readyz`);
       expect(response.status).toBe(503);
-      expect((await response.json()).checks.migrations).toEqual({ ok: false, detail: `pending: ${row.name}` });
+      expect(((await response.json()) as any).checks.migrations).toEqual({ ok: false, detail: `pending: ${row.name}` });
     } finally {
       await server.database.pool.query("INSERT INTO herald.schema_migrations (name, checksum) VALUES ($1, $2)", [row.name, row.checksum]);
     }
@@ -75,7 +75,7 @@ describe("HTTP surface", () => {
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const api = await fetch(`${server.url}/api/v1/nope`);
     expect(api.status).toBe(404);
-    expect(await api.json()).toEqual({ error: { code: "not_found", message: "No such API route" } });
+    expect((await api.json()) as unknown).toEqual({ error: { code: "not_found", message: "No such API route" } });
   });
 });
 
@@ -90,7 +90,7 @@ describe("CSRF", () => {
       body: JSON.stringify({ key: "workspace.name", value: "Pwned" }),
     });
     expect(foreign.status).toBe(403);
-    expect((await foreign.json()).error.code).toBe("bad_origin");
+    expect(((await foreign.json()) as any).error.code).toBe("bad_origin");
 
     const form = await fetch(`${server.url}/trpc/settings.update`, {
       method: "POST",

@@ -94,7 +94,7 @@ describe("the server process on its embedded Postgres", () => {
     expect(cli.output()).toContain("Created admin ops@example.com");
     expect(cli.output()).not.toContain("started on");
     // The server still has its database after the CLI left.
-    const status = await (await fetch(`http://127.0.0.1:${port}/trpc/setup.status`)).json();
+    const status = (await (await fetch(`http://127.0.0.1:${port}/trpc/setup.status`)).json()) as any;
     expect(status.result.data.needsFirstAdmin).toBe(false);
     expect(fs.readFileSync(pidFile, "utf8").split("\n")[0]).toBe(postmaster);
 

@@ -1,5 +1,5 @@
 import type { Database } from "@herald/db";
-import { Logger as WorkerLogger, run, type Runner } from "graphile-worker";
+import { Logger as WorkerLogger, run, type Runner, type TaskList } from "graphile-worker";
 import type { Logger } from "pino";
 import type { WorkerState } from "../http/health.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
@@ -14,10 +14,12 @@ export interface WorkerOptions {
   databaseUrl: string;
   database: Database;
   log: Logger;
+  /** Tasks beyond the built-in ones (tests add their own). */
+  extraTasks?: TaskList;
 }
 
 /** graphile-worker in this process: it installs its own schema on first start. */
-export async function startWorkers({ databaseUrl, database, log }: WorkerOptions): Promise<Workers> {
+export async function startWorkers({ databaseUrl, database, log, extraTasks }: WorkerOptions): Promise<Workers> {
   let state: WorkerState = "starting";
   const runner: Runner = await run({
     connectionString: databaseUrl,
@@ -25,8 +27,12 @@ export async function startWorkers({ databaseUrl, database, log }: WorkerOptions
     concurrency: 2,
     noHandleSignals: true,
     pollInterval: 2000,
+    // Unbatched, graphile-worker records a finished job without awaiting it, so a stop right
+    // after a job ends can close the pool first and leave the job locked for four hours. A
+    // batcher is flushed before the pool closes.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: workerLogger(log),
-    taskList: { prune_sessions: pruneSessions(database) },
+    taskList: { prune_sessions: pruneSessions(database), ...extraTasks },
     crontab: "0 * * * * prune_sessions ?max=1",
   });
   state = "running";

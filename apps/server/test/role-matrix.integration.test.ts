@@ -6,7 +6,7 @@ import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
 
 const table = loadAccessTable();
-const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: string } }>).map(
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).map(
   ([path, p]) => ({ path, type: p._def.type }),
 );
 
