@@ -1,0 +1,90 @@
+import { createBrowserRouter, Navigate } from "react-router";
+import { DashboardLayout } from "./dashboard-layout.tsx";
+import { RequireMember } from "./require-member.tsx";
+import { RouteError } from "./route-error.tsx";
+import { InviteRoute } from "./routes/invite.tsx";
+import { NotFoundRoute } from "./routes/not-found.tsx";
+import { SectionRoute } from "./routes/section-route.tsx";
+import { AuditLogRoute } from "./routes/settings/audit-log.tsx";
+import { GeneralSettingsRoute } from "./routes/settings/general.tsx";
+import { MembersRoute } from "./routes/settings/members.tsx";
+import { SettingsIndex } from "./routes/settings/settings-index.tsx";
+import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
+import { SetupRoute } from "./routes/setup.tsx";
+import { SignInRoute } from "./routes/sign-in.tsx";
+import { SetupGate } from "./setup-gate.tsx";
+
+// Sections whose features arrive later; each keeps its place in the navigation meanwhile.
+const sections = [
+  {
+    path: "broadcasts",
+    title: "Broadcasts",
+    purpose: "Send one notification to everyone in a segment, now or at a scheduled time, and follow its delivery.",
+    emptyTitle: "No broadcasts yet",
+  },
+  {
+    path: "segments",
+    title: "Segments",
+    purpose: "Group users by their attributes and activity, to target broadcasts and see who they would reach.",
+    emptyTitle: "No segments yet",
+  },
+  {
+    path: "templates",
+    title: "Templates",
+    purpose: "Write each notification's content per channel, preview it with sample data and publish new versions.",
+    emptyTitle: "No templates yet",
+  },
+  {
+    path: "users",
+    title: "Users",
+    purpose: "Look up a user to see their devices, preferences, suppressions and the notifications sent to them.",
+    emptyTitle: "No users to show yet",
+  },
+  {
+    path: "delivery",
+    title: "Delivery",
+    purpose: "Follow notifications through each channel: queued, sent, delivered, deferred or failed, and why.",
+    emptyTitle: "No deliveries to show yet",
+  },
+  {
+    path: "analytics",
+    title: "Analytics",
+    purpose: "See how notifications perform over time by channel, category and broadcast.",
+    emptyTitle: "No analytics yet",
+  },
+];
+
+export const router = createBrowserRouter([
+  {
+    element: <SetupGate />,
+    errorElement: <RouteError />,
+    children: [
+      { path: "setup", element: <SetupRoute /> },
+      { path: "sign-in", element: <SignInRoute /> },
+      { path: "invite/:token", element: <InviteRoute /> },
+      {
+        element: <RequireMember />,
+        children: [
+          {
+            element: <DashboardLayout />,
+            children: [
+              { index: true, element: <Navigate to="/broadcasts" replace /> },
+              ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              {
+                path: "settings",
+                element: <SettingsLayout />,
+                children: [
+                  { index: true, element: <SettingsIndex /> },
+                  { path: "members", element: <MembersRoute /> },
+                  { path: "general", element: <GeneralSettingsRoute /> },
+                  { path: "audit-log", element: <AuditLogRoute /> },
+                ],
+              },
+              { path: "*", element: <NotFoundRoute /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);

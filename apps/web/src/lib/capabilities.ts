@@ -1,0 +1,6 @@
+/** Capabilities the dashboard checks to hide what the server would refuse anyway. */
+export type Capability = "members.manage" | "settings.manage" | "settings.read" | "audit.read";
+
+export function hasCapability(granted: readonly string[], capability: Capability): boolean {
+  return granted.includes(capability);
+}
