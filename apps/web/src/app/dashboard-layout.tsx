@@ -4,6 +4,7 @@ import { SignOutButton } from "../features/auth/sign-out-button.tsx";
 import { useMember } from "../features/auth/use-session.ts";
 import { ServerVersion } from "../features/system/server-version.tsx";
 import { UnconfiguredChannelsBanner } from "../features/system/unconfigured-channels-banner.tsx";
+import { WorkspaceName } from "../features/system/workspace-name.tsx";
 import { settingsCapabilities } from "./routes/settings/settings-sections.ts";
 
 const sections = [
@@ -50,14 +51,17 @@ export function DashboardLayout() {
       </aside>
       <div className="main">
         <header className="topbar">
-          <div className="topbar-member">
-            <span className="avatar" aria-hidden="true">
-              {initials(member.name)}
-            </span>
-            <span className="topbar-name">{member.name}</span>
-            <RoleBadge role={member.role} />
+          <WorkspaceName />
+          <div className="topbar-actions">
+            <div className="topbar-member">
+              <span className="avatar" aria-hidden="true">
+                {initials(member.name)}
+              </span>
+              <span className="topbar-name">{member.name}</span>
+              <RoleBadge role={member.role} />
+            </div>
+            <SignOutButton />
           </div>
-          <SignOutButton />
         </header>
         <UnconfiguredChannelsBanner />
         <main className="content" id="content" tabIndex={-1}>
