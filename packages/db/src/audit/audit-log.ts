@@ -39,19 +39,19 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-/** Newest first, keyset-paged on (at, id) so a page never shifts when new rows arrive. */
+/** Newest first, keyset-paged on the id (insertion order), so a page never shifts when new rows arrive. */
 export async function listAudit(
   db: Db,
   options: { cursor?: string | null; limit: number; action?: string | null; actorMemberId?: string | null },
 ): Promise<AuditPage> {
-  const before = options.cursor ? decodeCursor(options.cursor) : null;
+  const before = options.cursor && /^\d{1,18}$/.test(options.cursor) ? BigInt(options.cursor) : null;
   const rows = await db.auditEntry.findMany({
     where: {
       ...(options.action ? { action: { startsWith: options.action } } : {}),
       ...(options.actorMemberId ? { actorMemberId: BigInt(options.actorMemberId) } : {}),
-      ...(before ? { OR: [{ at: { lt: before.at } }, { at: before.at, id: { lt: before.id } }] } : {}),
+      ...(before !== null ? { id: { lt: before } } : {}),
     },
-    orderBy: [{ at: "desc" }, { id: "desc" }],
+    orderBy: { id: "desc" },
     take: options.limit + 1,
   });
   const items = rows.slice(0, options.limit).map((r) => ({
@@ -64,15 +64,5 @@ export async function listAudit(
     detail: r.detail,
   }));
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > options.limit && last ? encodeCursor(last.at, last.id) : null };
-}
-
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { at: Date; id: bigint } | null {
-  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  if (!at || !id || !/^\d+$/.test(id) || Number.isNaN(Date.parse(at))) return null;
-  return { at: new Date(at), id: BigInt(id) };
+  return { items, nextCursor: rows.length > options.limit && last ? last.id : null };
 }

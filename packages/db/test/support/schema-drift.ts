@@ -4,6 +4,7 @@ import type pg from "pg";
 interface DbColumn {
   table: string;
   column: string;
+  /** information_schema's data_type, arrays spelled "text[]" (from udt_name "_text"). */
   type: string;
   nullable: boolean;
 }
@@ -24,7 +25,9 @@ interface DbIndex {
  */
 const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   devices_active_user_idx: "partial: active tokens per user",
-  notifications_in_dispatch_idx: "partial: rows still in dispatch",
+  notifications_pump_idx: "partial: rows waiting for the pump",
+  notifications_dead_idx: "partial: dead letters",
+  notifications_in_flight_idx: "partial: rows the reaper watches",
 };
 
 const SCALAR_TYPES: Record<string, string> = {
@@ -37,6 +40,8 @@ const SCALAR_TYPES: Record<string, string> = {
   Decimal: "numeric",
   Bytes: "bytea",
 };
+
+const ARRAY_ELEMENT_TYPES: Record<string, string> = { _text: "text", _int4: "integer", _int8: "bigint", _bool: "boolean" };
 
 const NATIVE_TYPES: Record<string, string> = {
   Timestamptz: "timestamp with time zone",
@@ -78,7 +83,8 @@ export async function findSchemaDrift(schemaText: string, db: pg.Pool | pg.Clien
         continue;
       }
       const native = field.nativeType?.[0];
-      const expected = (native && NATIVE_TYPES[native]) ?? (field.type === "DateTime" ? "timestamp without time zone" : SCALAR_TYPES[field.type]);
+      const scalar = (native && NATIVE_TYPES[native]) ?? (field.type === "DateTime" ? "timestamp without time zone" : SCALAR_TYPES[field.type]);
+      const expected = field.isList ? `${scalar}[]` : scalar;
       if (expected !== actual.type) {
         problems.push(`${model.name}.${field.name}: schema.prisma says ${expected ?? field.type}, ${table}.${column} is ${actual.type}`);
       }
@@ -131,12 +137,17 @@ function sameList<T>(a: T[], b: T[]): boolean {
 }
 
 async function readColumns(db: pg.Pool | pg.Client, schema: string): Promise<DbColumn[]> {
-  const { rows } = await db.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
-    `SELECT table_name, column_name, data_type, is_nullable
+  const { rows } = await db.query<{ table_name: string; column_name: string; data_type: string; udt_name: string; is_nullable: string }>(
+    `SELECT table_name, column_name, data_type, udt_name, is_nullable
        FROM information_schema.columns WHERE table_schema = $1`,
     [schema],
   );
-  return rows.map((r) => ({ table: r.table_name, column: r.column_name, type: r.data_type, nullable: r.is_nullable === "YES" }));
+  return rows.map((r) => ({
+    table: r.table_name,
+    column: r.column_name,
+    type: r.data_type === "ARRAY" ? `${ARRAY_ELEMENT_TYPES[r.udt_name] ?? r.udt_name}[]` : r.data_type,
+    nullable: r.is_nullable === "YES",
+  }));
 }
 
 async function readIndexes(db: pg.Pool | pg.Client, schema: string): Promise<DbIndex[]> {

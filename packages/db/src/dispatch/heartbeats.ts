@@ -1,0 +1,46 @@
+import type { Sql } from "../sql.ts";
+
+/** This process is alive, and these graphile-worker pools' locks are its own. */
+export async function beat(sql: Sql, worker: { id: string; poolIds: string[]; hostname: string; pid: number }): Promise<void> {
+  await sql.query(
+    `INSERT INTO herald.worker_heartbeats (worker_id, pool_ids, hostname, pid)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (worker_id) DO UPDATE SET pool_ids = EXCLUDED.pool_ids, last_seen_at = now()`,
+    [worker.id, worker.poolIds, worker.hostname, worker.pid],
+  );
+}
+
+export async function removeHeartbeat(sql: Sql, workerId: string): Promise<void> {
+  await sql.query("DELETE FROM herald.worker_heartbeats WHERE worker_id = $1", [workerId]);
+}
+
+export interface ReapResult {
+  workers: string[];
+  requeued: number;
+}
+
+/**
+ * graphile-worker leaves a killed worker's jobs locked for four hours. Workers silent for
+ * `silenceMs` are declared dead and their locks released at once, so their jobs run again
+ * (and may take back their own in-flight rows). Rows stuck in flight for `stuckMs` — their job
+ * lost — go back to the pump.
+ */
+export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: number): Promise<ReapResult> {
+  const { rows } = await sql.query<{ worker_id: string; pool_ids: string[] }>(
+    `DELETE FROM herald.worker_heartbeats
+      WHERE last_seen_at < now() - make_interval(secs => $1::float8 / 1000)
+      RETURNING worker_id, pool_ids`,
+    [silenceMs],
+  );
+  const poolIds = rows.flatMap((r) => r.pool_ids);
+  if (poolIds.length > 0) await sql.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [poolIds]);
+  const requeued = await sql.query(
+    `UPDATE herald.notifications SET dispatch_state = CASE WHEN dispatch_state = 'in_flight' THEN 'queued' ELSE dispatch_state END,
+            job_queued_at = NULL, in_flight_job = NULL, updated_at = now()
+      WHERE (dispatch_state = 'in_flight' OR (job_queued_at IS NOT NULL AND dispatch_state <> 'done'))
+        AND updated_at < now() - make_interval(secs => $1::float8 / 1000)
+        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.id = herald.notifications.in_flight_job)`,
+    [stuckMs],
+  );
+  return { workers: rows.map((r) => r.worker_id), requeued: requeued.rowCount ?? 0 };
+}

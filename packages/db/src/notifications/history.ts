@@ -1,0 +1,121 @@
+import type { Sql } from "../sql.ts";
+
+export interface NotificationEventRecord {
+  type: string;
+  at: Date;
+  detail: Record<string, unknown>;
+}
+
+export interface NotificationRecord {
+  id: string;
+  eventId: string | null;
+  userId: string | null;
+  type: string;
+  channel: string;
+  category: string;
+  lane: string;
+  status: string;
+  dispatchState: string;
+  reason: string | null;
+  attempts: number;
+  provider: string | null;
+  providerMessageId: string | null;
+  address: string | null;
+  rendered: unknown;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  readAt: Date | null;
+  events: NotificationEventRecord[];
+}
+
+const SELECT = `
+  SELECT n.id::text, ev.event_id, u.external_id, n.type, n.channel, n.category, n.lane, n.status, n.dispatch_state,
+         n.reason, n.attempt_count, n.provider, n.provider_message_id, n.address, n.rendered, n.next_attempt_at,
+         n.created_at, (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS created_us, n.sent_at, n.delivered_at, n.failed_at, n.opened_at, n.clicked_at, n.read_at,
+         coalesce((SELECT jsonb_agg(jsonb_build_object('type', e.type, 'at', e.at, 'detail', e.detail) ORDER BY e.at, e.id)
+                     FROM herald.notification_events e WHERE e.notification_id = n.id), '[]'::jsonb) AS events
+    FROM herald.notifications n
+    LEFT JOIN herald.events ev ON ev.id = n.event_ref
+    LEFT JOIN herald.users u ON u.id = n.user_id`;
+
+function toRecord(r: Record<string, any>): NotificationRecord {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    userId: r.external_id,
+    type: r.type,
+    channel: r.channel,
+    category: r.category,
+    lane: r.lane,
+    status: r.status,
+    dispatchState: r.dispatch_state,
+    reason: r.reason,
+    attempts: r.attempt_count,
+    provider: r.provider,
+    providerMessageId: r.provider_message_id,
+    address: r.address,
+    rendered: r.rendered,
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+    deliveredAt: r.delivered_at,
+    failedAt: r.failed_at,
+    openedAt: r.opened_at,
+    clickedAt: r.clicked_at,
+    readAt: r.read_at,
+    events: (r.events as Array<{ type: string; at: string; detail: Record<string, unknown> }>).map((e) => ({
+      type: e.type,
+      at: new Date(e.at),
+      detail: e.detail,
+    })),
+  };
+}
+
+export async function findNotification(sql: Sql, id: string): Promise<NotificationRecord | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  const { rows } = await sql.query(`${SELECT} WHERE n.id = $1`, [id]);
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/**
+ * One user's notifications, newest first, keyset-paged on (created_at, id) — the order of the
+ * (user_id, created_at desc, id desc) index — each with its event log.
+ */
+export async function listUserNotifications(
+  sql: Sql,
+  externalUserId: string,
+  page: { limit: number; cursor?: string | null },
+): Promise<{ items: NotificationRecord[]; nextCursor: string | null }> {
+  const params: unknown[] = [externalUserId];
+  let keyset = "";
+  const cursor = page.cursor ? decodeCursor(page.cursor) : null;
+  if (cursor) {
+    params.push(cursor.createdUs, cursor.id);
+    // Microseconds, not a JS Date: created_at is finer than a millisecond.
+    keyset = `AND (n.created_at, n.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::bigint)`;
+  }
+  params.push(page.limit + 1);
+  const { rows } = await sql.query(
+    `${SELECT}
+      WHERE n.user_id = (SELECT id FROM herald.users WHERE external_id = $1) ${keyset}
+      ORDER BY n.created_at DESC, n.id DESC
+      LIMIT $${params.length}`,
+    params,
+  );
+  const items = rows.slice(0, page.limit).map(toRecord);
+  const last = rows[page.limit - 1];
+  return {
+    items,
+    nextCursor: rows.length > page.limit && last ? Buffer.from(`${last.created_us}|${last.id}`).toString("base64url") : null,
+  };
+}
+
+function decodeCursor(cursor: string): { createdUs: string; id: string } | null {
+  const [createdUs, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  return createdUs && id && /^\d{1,19}$/.test(createdUs) && /^\d{1,18}$/.test(id) ? { createdUs, id } : null;
+}
