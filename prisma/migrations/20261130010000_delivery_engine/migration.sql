@@ -172,6 +172,7 @@ END $$;
 CREATE FUNCTION herald.ingest_events(p_events jsonb)
 RETURNS TABLE (ord integer, event_id text, outcome text, notification_id bigint, channel text, status text)
 LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
   new_events bigint[];
 BEGIN
@@ -254,6 +255,7 @@ CREATE FUNCTION herald.emit(p_event_id text, p_type text, p_user_id text, p_data
                             p_occurred_at timestamptz DEFAULT NULL)
 RETURNS TABLE (notification_id bigint, channel text)
 LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
   r record;
 BEGIN
@@ -428,6 +430,7 @@ $$;
 CREATE FUNCTION herald.pump(p_batch_size integer, p_max_queued_batches integer, p_lookahead interval)
 RETURNS TABLE (channel text, lane text, notifications integer, jobs integer)
 LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
   ch text;
   ln text;
