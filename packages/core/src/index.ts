@@ -7,3 +7,129 @@ export {
   type AccessDecision,
 } from "./access/roles-document.ts";
 export { plainText, EmailSchema, PasswordSchema, hasControlCharacters } from "./validation/text.ts";
+export { CHANNELS, ChannelSchema, LANES, LaneSchema, PLATFORMS, PlatformSchema, type Channel, type Lane, type Platform } from "./channels/channels.ts";
+export {
+  STATUSES,
+  StatusSchema,
+  STATUS_TABLE,
+  statusRank,
+  isSettled,
+  advanceStatus,
+  DISPATCH_STATES,
+  DispatchStateSchema,
+  DISPATCH_STATE_MEANINGS,
+  type Status,
+  type StatusInfo,
+  type DispatchState,
+} from "./notifications/status.ts";
+export {
+  FIXED_REASON_CODES,
+  UNREACHABLE_KINDS,
+  REASON_CODES,
+  ReasonCodeSchema,
+  isReasonCode,
+  reasonCodeKey,
+  suppressedReason,
+  unreachableReason,
+  renderFailedReason,
+  providerRejectedReason,
+  describeReason,
+  type ReasonCode,
+  type ReasonCodeKey,
+  type ReasonCodeInfo,
+  type ReasonGate,
+  type ReasonSettles,
+  type FixedReasonCode,
+  type UnreachableKind,
+} from "./notifications/reason-codes.ts";
+export { SUPPRESSION_REASONS, SuppressionReasonSchema, type SuppressionReason } from "./suppressions/suppression-reasons.ts";
+export {
+  DEFAULT_RETRY_POLICY,
+  backoffDelayMs,
+  retryDelayMs,
+  decideAfterFailure,
+  type RetryPolicy,
+  type RetryDecision,
+  type FailureContext,
+} from "./retry/backoff.ts";
+export {
+  SendOutcomeSchema,
+  assertNever,
+  classifyHttpStatus,
+  parseRetryAfter,
+  type SendOutcome,
+  type RetryOutcome,
+  type HttpFailureOutcome,
+} from "./outcomes/send-outcome.ts";
+export { isTimeZone, TimeZoneSchema } from "./time/time-zone.ts";
+export { toWallTime, fromWallTime, addWallDays, type WallTime } from "./time/wall-time.ts";
+export {
+  ClockTimeSchema,
+  parseClockTime,
+  QuietWindowSchema,
+  isInQuietWindow,
+  quietWindowEnd,
+  type ClockTime,
+  type QuietWindow,
+  type QuietWindowTimes,
+} from "./quiet-hours/quiet-hours.ts";
+export {
+  InlineContentSchema,
+  findPlaceholders,
+  renderInlineContent,
+  type InlineContent,
+  type RenderedContent,
+  type RenderResult,
+  type RenderScope,
+} from "./content/inline-content.ts";
+export {
+  CategoryKeySchema,
+  CategoryInputSchema,
+  FrequencyCapSchema,
+  type CategoryKey,
+  type CategoryInput,
+  type FrequencyCap,
+} from "./config/categories.ts";
+export {
+  NotificationTypeKeySchema,
+  TemplateKeySchema,
+  ChannelStepSchema,
+  NotificationTypeInputSchema,
+  type NotificationTypeKey,
+  type TemplateKey,
+  type ChannelStep,
+  type NotificationTypeInput,
+} from "./config/notification-types.ts";
+export {
+  E164Schema,
+  LocaleSchema,
+  ExternalIdSchema,
+  AttributesSchema,
+  QuietHoursOverrideSchema,
+  QuietHoursInputSchema,
+  PreferenceInputSchema,
+  type AttributeValue,
+  type Attributes,
+  type QuietHoursOverride,
+  type QuietHoursInput,
+  type PreferenceInput,
+} from "./config/audience.ts";
+export {
+  CLOSED_BREAKER,
+  DEFAULT_BREAKER_POLICY,
+  breakerAdmits,
+  markTrial,
+  recordBreakerResult,
+  type BreakerState,
+  type BreakerPolicy,
+  type BreakerResult,
+  type BreakerTransition,
+  type BreakerUpdate,
+} from "./resilience/circuit-breaker.ts";
+export {
+  SANDBOX_IDENTITIES,
+  sandboxScript,
+  type SandboxScript,
+  type SandboxImmediate,
+  type SandboxEvent,
+} from "./sandbox/sandbox-identities.ts";

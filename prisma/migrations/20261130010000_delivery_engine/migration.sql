@@ -372,9 +372,13 @@ LANGUAGE sql STABLE AS $$
               ELSE 'skip' END,
          d.reason,
          CASE
-           WHEN d.reason = 'quiet_hours' THEN herald.local_to_instant(
-             (d.local_now::date + CASE WHEN d.start_time > d.end_time AND d.local_now::time >= d.start_time THEN 1 ELSE 0 END)
-               + d.end_time, d.tz)
+           -- On a fall-back night the end time may occur twice: the first occurrence unless it has
+           -- passed already (then the second, which is Postgres's own reading).
+           WHEN d.reason = 'quiet_hours' THEN (
+             SELECT CASE WHEN herald.local_to_instant(w.wall, d.tz) > p_now THEN herald.local_to_instant(w.wall, d.tz)
+                         ELSE w.wall AT TIME ZONE d.tz END
+               FROM (SELECT (d.local_now::date + CASE WHEN d.start_time > d.end_time AND d.local_now::time >= d.start_time
+                                                      THEN 1 ELSE 0 END) + d.end_time AS wall) w)
            WHEN d.reason = 'frequency_capped' AND d.frequency_cap->>'action' = 'defer'
              THEN d.oldest_in_window + make_interval(secs => (d.frequency_cap->>'windowSeconds')::int)
          END,
