@@ -55,6 +55,27 @@ export const ENV_VARIABLES = {
     schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),
     description: "How long a graceful shutdown waits for in-flight requests and jobs.",
   },
+  HERALD_PUSH_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(64).default(4),
+    description: "Push batch jobs one worker process runs at once (its own runner: a slow channel never holds back another).",
+  },
+  HERALD_EMAIL_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(64).default(4),
+    description: "Email batch jobs one worker process runs at once.",
+  },
+  HERALD_SMS_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(64).default(2),
+    description: "SMS batch jobs one worker process runs at once.",
+  },
+  HERALD_BATCH_SIZE: {
+    schema: z.coerce.number().int().min(1).max(1000).default(100),
+    description: "Notifications per batch job.",
+  },
+  HERALD_PUMP_INTERVAL_MS: {
+    schema: z.coerce.number().int().min(10).max(60_000).default(100),
+    description:
+      "How often the outbox pump looks for due notifications: the latency budget between ingest and a job (in-process ingest also wakes it at once).",
+  },
   HERALD_WEB_DIST: {
     schema: z.string().min(1).optional(),
     description: "Directory of the built dashboard. Default `apps/web/dist`.",

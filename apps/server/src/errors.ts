@@ -8,6 +8,7 @@ export type AppErrorCode =
   | "NOT_FOUND"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "UNPROCESSABLE"
   | "TOO_MANY_REQUESTS"
   | "UNAVAILABLE";
@@ -20,20 +21,34 @@ export const APP_ERROR_STATUS: Record<AppErrorCode, { trpc: TRPC_ERROR_CODE_KEY;
   NOT_FOUND: { trpc: "NOT_FOUND", http: 404 },
   CONFLICT: { trpc: "CONFLICT", http: 409 },
   PAYLOAD_TOO_LARGE: { trpc: "PAYLOAD_TOO_LARGE", http: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { trpc: "UNSUPPORTED_MEDIA_TYPE", http: 415 },
   UNPROCESSABLE: { trpc: "UNPROCESSABLE_CONTENT", http: 422 },
   TOO_MANY_REQUESTS: { trpc: "TOO_MANY_REQUESTS", http: 429 },
   UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
 };
 
+export interface AppErrorOptions {
+  details?: unknown;
+  /** Seconds a client should wait before retrying (429, 503). */
+  retryAfterSeconds?: number;
+  /** The REST API's enumerated code (docs/api.md) when more precise than the status's own. */
+  apiCode?: string;
+}
+
 export class AppError extends Error {
   override name = "AppError";
+  readonly details?: unknown;
+  readonly retryAfterSeconds?: number;
+  readonly apiCode?: string;
+
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    readonly details?: unknown,
-    /** Seconds a client should wait before retrying (429, 503). */
-    readonly retryAfterSeconds?: number,
+    options: AppErrorOptions = {},
   ) {
     super(message);
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.apiCode = options.apiCode;
   }
 }

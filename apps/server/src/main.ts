@@ -5,7 +5,8 @@ import { loadAccessTable } from "./access/access-table.ts";
 import { EnvError, loadEnv, type Env } from "./env.ts";
 import { createApp } from "./http/app.ts";
 import { createLogger } from "./logger.ts";
-import { seedPinnedSettings } from "./settings/settings-service.ts";
+import { configuredProviders } from "./providers/configured-providers.ts";
+import { createSettingsCache, seedPinnedSettings } from "./settings/settings-service.ts";
 import { VERSION } from "./version.ts";
 import { startWorkers, type Workers } from "./workers/worker-runner.ts";
 
@@ -49,10 +50,17 @@ async function main(): Promise<void> {
   stopping.unshift(() => database.close());
   const { rows } = await database.pool.query<{ server_version: string }>("SHOW server_version");
   await seedPinnedSettings(database, env);
+  const settings = createSettingsCache(database, env);
+  await settings.get();
+  const providers = configuredProviders(env, database.pool, settings);
+  const unconfigured = providers.unconfiguredChannels();
+  if (unconfigured.length > 0) {
+    log.warn({ channels: unconfigured }, `no provider configured for ${unconfigured.join(", ")}: their notifications are deferred`);
+  }
 
   let workers: Workers | null = null;
   if (env.HERALD_ROLE !== "api") {
-    workers = await startWorkers({ databaseUrl: target.url, database, log });
+    workers = await startWorkers({ databaseUrl: target.url, database, env, settings, providers, log });
     const started = workers;
     stopping.unshift(() => started.stop());
   }
@@ -66,6 +74,9 @@ async function main(): Promise<void> {
         access: loadAccessTable(),
         version: VERSION,
         postgresVersion: rows[0]?.server_version ?? "unknown",
+        settings,
+        providers,
+        nudgePump: () => workers?.nudgePump(),
       },
       webDist: env.HERALD_WEB_DIST ?? DEFAULT_WEB_DIST,
       workerState: () => workers?.state() ?? "not_in_role",

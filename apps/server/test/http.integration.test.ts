@@ -37,7 +37,11 @@ describe("HTTP surface", () => {
   });
 
   it("reports a pending migration as not ready", async () => {
-    const [row] = (await server.database.pool.query("DELETE FROM herald.schema_migrations RETURNING name, checksum")).rows;
+    const [row] = (
+      await server.database.pool.query(
+        "DELETE FROM herald.schema_migrations WHERE name = (SELECT max(name) FROM herald.schema_migrations) RETURNING name, checksum",
+      )
+    ).rows;
     try {
       const response = await fetch(`${server.url}/readyz`);
       expect(response.status).toBe(503);
@@ -73,7 +77,7 @@ describe("HTTP surface", () => {
     }
     const asset = await fetch(`${server.url}/assets/app-abc123.js`);
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    const api = await fetch(`${server.url}/api/v1/nope`);
+    const api = await fetch(`${server.url}/api/v0/nope`);
     expect(api.status).toBe(404);
     expect((await api.json()) as unknown).toEqual({ error: { code: "not_found", message: "No such API route" } });
   });

@@ -3,6 +3,9 @@ import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { quickAddJob } from "graphile-worker";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadEnv } from "../src/env.ts";
+import { configuredProviders } from "../src/providers/configured-providers.ts";
+import { createSettingsCache } from "../src/settings/settings-service.ts";
 import { startWorkers } from "../src/workers/worker-runner.ts";
 
 describe("the worker runner", () => {
@@ -12,6 +15,19 @@ describe("the worker runner", () => {
     testDatabase = await createTestDatabase(inject("templateUrl"));
     database = openDatabase(testDatabase.url);
   });
+  function workerDeps() {
+    const env = loadEnv({ DATABASE_URL: testDatabase.url });
+    const settings = createSettingsCache(database, env);
+    return {
+      databaseUrl: testDatabase.url,
+      database,
+      env,
+      settings,
+      providers: configuredProviders(env, database.pool, settings),
+      log: pino({ level: "silent" }),
+    };
+  }
+
   afterAll(async () => {
     await database.close();
     await testDatabase.drop();
@@ -22,9 +38,7 @@ describe("the worker runner", () => {
     let started!: () => void;
     const jobStarted = new Promise<void>((resolve) => (started = resolve));
     const workers = await startWorkers({
-      databaseUrl: testDatabase.url,
-      database,
-      log: pino({ level: "silent" }),
+      ...workerDeps(),
       extraTasks: {
         slow_job: async () => {
           events.push("started");
@@ -54,7 +68,7 @@ describe("the worker runner", () => {
         { id: "live", memberId: member.id, expiresAt: new Date(Date.now() + 60_000) },
       ],
     });
-    const workers = await startWorkers({ databaseUrl: testDatabase.url, database, log: pino({ level: "silent" }) });
+    const workers = await startWorkers(workerDeps());
     await quickAddJob({ connectionString: testDatabase.url }, "prune_sessions", {});
     const deadline = Date.now() + 20_000;
     while ((await database.prisma.session.count()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

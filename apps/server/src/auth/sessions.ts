@@ -52,8 +52,7 @@ export async function signIn(ctx: Context, email: string, password: string): Pro
     throw new AppError(
       "TOO_MANY_REQUESTS",
       `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60_000)} minute(s).`,
-      undefined,
-      Math.ceil(wait / 1000),
+      { retryAfterSeconds: Math.ceil(wait / 1000) },
     );
   }
 

@@ -6,6 +6,7 @@ import { appRouter } from "../trpc/app-router.ts";
 import { csrfGuard } from "./csrf.ts";
 import { healthRoutes, type WorkerState } from "./health.ts";
 import { requestLog } from "./request-log.ts";
+import { restApi } from "./rest/rest-router.ts";
 import { restErrorHandler, sendError } from "./rest-errors.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { spaRoutes } from "./spa.ts";
@@ -38,6 +39,7 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
     }),
   );
 
+  app.use("/api/v1", restApi(services));
   app.use("/api", (_req, res) => sendError(res, 404, "not_found", "No such API route"));
   app.use(spaRoutes(webDist));
   app.use(restErrorHandler(log));

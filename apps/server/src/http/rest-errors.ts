@@ -19,7 +19,12 @@ export function restErrorHandler(log: Logger): ErrorRequestHandler {
     }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) res.setHeader("Retry-After", String(error.retryAfterSeconds));
-      return sendError(res, APP_ERROR_STATUS[error.code].http, error.code.toLowerCase(), error.message, error.details);
+      return sendError(res, APP_ERROR_STATUS[error.code].http, error.apiCode ?? error.code.toLowerCase(), error.message, error.details);
+    }
+    if (isDatabaseUnavailable(error)) {
+      log.warn({ err: error, path: req.path }, "database unavailable");
+      res.setHeader("Retry-After", "5");
+      return sendError(res, 503, "unavailable", "The database is unavailable; try again shortly");
     }
     if (typeof e.status === "number" && e.status >= 400 && e.status < 500) {
       return sendError(res, e.status, "bad_request", e.message ?? "Bad request");
@@ -33,4 +38,15 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
   return `${bytes} bytes`;
+}
+
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+
+/** Connection-level failures (Postgres down or restarting), as opposed to a query's own error. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return (
+    (typeof e?.code === "string" && UNAVAILABLE_CODES.has(e.code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e?.message ?? "")
+  );
 }

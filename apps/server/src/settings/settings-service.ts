@@ -39,6 +39,41 @@ export async function getSetting<T extends string | number | boolean>(database: 
   return setting.value as T;
 }
 
+/** Effective values by key. */
+export type SettingsSnapshot = ReadonlyMap<string, string | number | boolean>;
+
+/**
+ * Settings for hot paths (every dispatch batch, every ingest): read from Postgres at most once
+ * per `maxAgeMs` per process, so a change made in the dashboard reaches every worker within it.
+ */
+export function createSettingsCache(database: Database, env: Env, maxAgeMs = 2000) {
+  let snapshot: SettingsSnapshot | null = null;
+  let loadedAt = 0;
+  let loading: Promise<SettingsSnapshot> | null = null;
+  const load = async (): Promise<SettingsSnapshot> => {
+    const settings = await listSettings(database, env);
+    snapshot = new Map(settings.map((s) => [s.key, s.value]));
+    loadedAt = Date.now();
+    return snapshot;
+  };
+  return {
+    async get(): Promise<SettingsSnapshot> {
+      if (snapshot && Date.now() - loadedAt < maxAgeMs) return snapshot;
+      loading ??= load().finally(() => {
+        loading = null;
+      });
+      return loading;
+    },
+    /** The last snapshot, for synchronous readers; call get() first. */
+    current(): SettingsSnapshot {
+      if (!snapshot) throw new Error("settings cache read before its first load");
+      return snapshot;
+    },
+  };
+}
+
+export type SettingsCache = ReturnType<typeof createSettingsCache>;
+
 export interface Actor {
   memberId: string | null;
   label: string;

@@ -3,6 +3,8 @@ import { findSessionMember, type Database, type MemberRecord } from "@herald/db"
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Env } from "../env.ts";
+import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import type { SettingsCache } from "../settings/settings-service.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { SESSION_COOKIE, readCookie } from "../auth/session-cookie.ts";
 
@@ -14,6 +16,10 @@ export interface AppServices {
   access: AccessTable;
   version: string;
   postgresVersion: string;
+  settings: SettingsCache;
+  providers: ProviderRegistry;
+  /** Wakes this process's outbox pump after an ingest (a no-op when it runs no workers). */
+  nudgePump: () => void;
 }
 
 export interface Context extends AppServices {

@@ -1,56 +1,195 @@
-import type { Database } from "@herald/db";
-import { Logger as WorkerLogger, run, type Runner, type TaskList } from "graphile-worker";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { CHANNELS, DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
+import { beat, configureBucket, pumpOnce, removeHeartbeat, type Database } from "@herald/db";
+import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
+import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
+import { BreakerBook } from "../dispatch/breaker-book.ts";
+import type { DispatchPolicy } from "../dispatch/dispatcher.ts";
+import type { Env } from "../env.ts";
 import type { WorkerState } from "../http/health.ts";
+import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import type { SettingsCache } from "../settings/settings-service.ts";
+import { applyStatusEventsTask } from "../tasks/apply-status-events.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
+import { reapWorkersTask } from "../tasks/reap-workers.ts";
+import { sendBatchTask } from "../tasks/send-batch.ts";
 
 export interface Workers {
   state(): WorkerState;
-  /** Stops taking jobs and waits for the running ones to finish. */
+  /** Wakes the pump now (ingest in this process just committed new rows). */
+  nudgePump(): void;
+  /** Stops the pump, stops taking jobs, and waits for the running ones to finish. */
   stop(): Promise<void>;
 }
 
 export interface WorkerOptions {
   databaseUrl: string;
   database: Database;
+  env: Env;
+  settings: SettingsCache;
+  providers: ProviderRegistry;
   log: Logger;
   /** Tasks beyond the built-in ones (tests add their own). */
   extraTasks?: TaskList;
 }
 
-/** graphile-worker in this process: it installs its own schema on first start. */
-export async function startWorkers({ databaseUrl, database, log, extraTasks }: WorkerOptions): Promise<Workers> {
-  let state: WorkerState = "starting";
-  const runner: Runner = await run({
-    connectionString: databaseUrl,
-    maxPoolSize: 4,
-    concurrency: 2,
+const HEARTBEAT_MS = 10_000;
+
+/**
+ * This process's share of the work: one graphile-worker runner per channel (each with its own
+ * concurrency, so a throttled SMS provider never holds back push), one for housekeeping, the
+ * outbox pump, and a heartbeat the reaper reads.
+ */
+export async function startWorkers(options: WorkerOptions): Promise<Workers> {
+  const { database, env, settings, providers, log } = options;
+  const sql = database.pool;
+  await settings.get();
+  const setting = <T>(key: string) => settings.current().get(key) as T;
+
+  for (const channel of CHANNELS) {
+    const route = providers.route(channel);
+    for (const provider of route ? [route.primary, ...(route.secondary ? [route.secondary] : [])] : []) {
+      if (provider.name.startsWith("sandbox-")) {
+        const rate = setting<number>("providers.sandboxRatePerSecond");
+        await configureBucket(sql, provider.name, rate, Math.max(1, rate));
+      }
+    }
+  }
+
+  const breakers = new BreakerBook(sql, () => ({
+    failureThreshold: setting<number>("providers.breakerFailureThreshold"),
+    coolDownMs: setting<number>("providers.breakerCoolDownSeconds") * 1000,
+  }));
+  const policy = async (): Promise<DispatchPolicy> => {
+    const s = await settings.get();
+    return {
+      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: s.get("dispatch.maxAttempts") as number, maxAgeMs: (s.get("dispatch.maxAgeMinutes") as number) * 60_000 },
+      outageMaxAgeMs: (s.get("dispatch.outageMaxAgeHours") as number) * 3_600_000,
+      breakerCoolDownMs: (s.get("providers.breakerCoolDownSeconds") as number) * 1000,
+      defaultTimezone: s.get("workspace.defaultTimezone") as string,
+    };
+  };
+  const dispatcher = { sql, providers, breakers, policy, log: log.child({ component: "dispatch" }) };
+
+  const poolIds = new Set<string>();
+  const events: WorkerEvents = new EventEmitter();
+  events.on("pool:create", ({ workerPool }) => poolIds.add(workerPool.id));
+  const concurrency: Record<Channel, number> = {
+    push: env.HERALD_PUSH_CONCURRENCY,
+    email: env.HERALD_EMAIL_CONCURRENCY,
+    sms: env.HERALD_SMS_CONCURRENCY,
+  };
+  const common = {
+    connectionString: options.databaseUrl,
     noHandleSignals: true,
     pollInterval: 2000,
+    logger: workerLogger(log),
+    events,
     // Unbatched, graphile-worker records a finished job without awaiting it, so a stop right
     // after a job ends can close the pool first and leave the job locked for four hours. A
     // batcher is flushed before the pool closes.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
-    logger: workerLogger(log),
-    taskList: { prune_sessions: pruneSessions(database), ...extraTasks },
-    crontab: "0 * * * * prune_sessions ?max=1",
+  };
+  const runners: Runner[] = [];
+  for (const channel of CHANNELS) {
+    runners.push(
+      await run({
+        ...common,
+        concurrency: concurrency[channel],
+        maxPoolSize: concurrency[channel] + 2,
+        taskList: { [`send_${channel}`]: sendBatchTask(channel, dispatcher) },
+      }),
+    );
+  }
+  runners.push(
+    await run({
+      ...common,
+      concurrency: 2,
+      maxPoolSize: 4,
+      taskList: {
+        prune_sessions: pruneSessions(database),
+        apply_status_events: applyStatusEventsTask(sql),
+        reap_workers: reapWorkersTask(sql),
+        ...options.extraTasks,
+      },
+      crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1"].join("\n"),
+    }),
+  );
+
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const heartbeat = async () => beat(sql, { id: workerId, poolIds: [...poolIds], hostname: hostname(), pid: process.pid });
+  await heartbeat();
+  const heartbeatTimer = setInterval(() => heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed")), HEARTBEAT_MS);
+
+  const pump = startPumpLoop({
+    run: () =>
+      pumpOnce(sql, {
+        batchSize: env.HERALD_BATCH_SIZE,
+        maxQueuedBatches: 2 * Math.max(...Object.values(concurrency)),
+        lookaheadMs: 5000,
+      }),
+    intervalMs: env.HERALD_PUMP_INTERVAL_MS,
+    log,
   });
-  state = "running";
-  runner.promise.then(
-    () => {
-      state = "stopped";
-    },
-    (error: unknown) => {
+
+  let state: WorkerState = "running";
+  for (const runner of runners) {
+    runner.promise.catch((error: unknown) => {
       state = "stopped";
       log.error({ err: error }, "worker runner stopped with an error");
-    },
-  );
+    });
+  }
   return {
     state: () => state,
+    nudgePump: () => pump.nudge(),
     stop: async () => {
       if (state === "stopped") return;
-      await runner.stop();
       state = "stopped";
+      clearInterval(heartbeatTimer);
+      await pump.stop();
+      await Promise.all(runners.map((r) => r.stop()));
+      await removeHeartbeat(sql, workerId).catch(() => undefined);
+    },
+  };
+}
+
+/** The pump runs every interval, or at once when nudged; never two passes at a time in one process. */
+function startPumpLoop(options: { run: () => Promise<unknown>; intervalMs: number; log: Logger }) {
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  let nudged = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await options.run();
+      } catch (error) {
+        options.log.warn({ err: error }, "pump pass failed; trying again");
+      }
+      if (stopped) break;
+      if (!nudged) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.intervalMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      nudged = false;
+      wake = null;
+    }
+  })();
+  return {
+    nudge: () => {
+      nudged = true;
+      wake?.();
+    },
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
     },
   };
 }
@@ -58,7 +197,7 @@ export async function startWorkers({ databaseUrl, database, log, extraTasks }: W
 function workerLogger(log: Logger): WorkerLogger {
   const child = log.child({ component: "worker" });
   return new WorkerLogger(() => (level, message, meta) => {
-    const method = level === "error" ? "error" : level === "warning" ? "warn" : level === "info" ? "info" : "debug";
+    const method = level === "error" ? "error" : level === "warning" ? "warn" : level === "info" ? "debug" : "trace";
     child[method](meta ?? {}, message);
   });
 }

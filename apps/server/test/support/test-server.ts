@@ -10,18 +10,31 @@ import { loadEnv, type Env } from "../../src/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { WorkerState } from "../../src/http/health.ts";
 import { hashToken, newToken } from "../../src/auth/tokens.ts";
+import { createApiKey } from "../../src/auth/api-keys.ts";
+import { configuredProviders } from "../../src/providers/configured-providers.ts";
+import type { ProviderRegistry } from "../../src/providers/provider-registry.ts";
+import { createSettingsCache, type SettingsCache } from "../../src/settings/settings-service.ts";
+import { startWorkers, type Workers } from "../../src/workers/worker-runner.ts";
 
 export interface TestServer {
   readonly url: string;
   readonly database: Database;
   readonly databaseUrl: string;
   readonly env: Env;
+  readonly settings: SettingsCache;
+  readonly workers: Workers | null;
   workerState: WorkerState;
+  /** A fresh API key of the scope, as a ready Authorization header value. */
+  apiKey(scope: "events" | "read" | "admin", ratePerMinute?: number): Promise<string>;
 }
 
 export interface TestServerOptions {
   env?: Record<string, string>;
   webDist?: string;
+  /** Runs the real workers (runners, pump, heartbeat) in this process, as HERALD_ROLE=all does. */
+  withWorkers?: boolean;
+  /** Replaces the configured providers (tests inject their own). */
+  providers?: (defaults: ProviderRegistry) => ProviderRegistry;
 }
 
 /**
@@ -33,20 +46,33 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
   let database: Database | undefined;
   let testDatabase: TestDatabase | undefined;
   let env: Env | undefined;
+  let settings: SettingsCache | undefined;
+  let workers: Workers | null = null;
   const state: { url?: string; workerState: WorkerState } = { workerState: "running" };
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase(inject("templateUrl"));
     database = openDatabase(testDatabase.url);
     env = loadEnv({ HERALD_LOG_LEVEL: "silent", DATABASE_URL: testDatabase.url, ...options.env });
+    settings = createSettingsCache(database, env, 0);
+    await settings.get();
+    const defaults = configuredProviders(env, database.pool, settings);
+    const providers = options.providers ? options.providers(defaults) : defaults;
+    const log = pino({ level: process.env.HERALD_TEST_LOG ?? "silent" });
+    if (options.withWorkers) {
+      workers = await startWorkers({ databaseUrl: testDatabase.url, database, env, settings, providers, log });
+    }
     const app = createApp({
       services: {
         database,
         env,
-        log: pino({ level: "silent" }),
+        log,
         access: loadAccessTable(),
         version: "test",
         postgresVersion: "test",
+        settings,
+        providers,
+        nudgePump: () => workers?.nudgePump(),
       },
       webDist: options.webDist ?? "/nonexistent",
       workerState: () => state.workerState,
@@ -57,6 +83,7 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
   });
 
   afterAll(async () => {
+    await workers?.stop();
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await database?.close();
@@ -75,6 +102,16 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
     },
     get env() {
       return env!;
+    },
+    get settings() {
+      return settings!;
+    },
+    get workers() {
+      return workers;
+    },
+    async apiKey(scope, ratePerMinute) {
+      const { key } = await createApiKey(database!.pool, { name: `test ${scope}`, scope, ratePerMinute: ratePerMinute ?? null, createdBy: null });
+      return `Bearer ${key}`;
     },
     get workerState() {
       return state.workerState;

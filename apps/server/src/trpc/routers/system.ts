@@ -8,7 +8,6 @@ export const systemRouter = router({
     role: ctx.env.HERALD_ROLE,
     version: ctx.version,
     postgres: ctx.postgresVersion,
-    // Channels arrive with the delivery engine; until then nothing can be unconfigured.
-    unconfiguredChannels: [] as string[],
+    unconfiguredChannels: ctx.providers.unconfiguredChannels() as string[],
   })),
 });

@@ -1,0 +1,190 @@
+import { decideAfterFailure, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
+import {
+  applyDispatchDecisions,
+  claimBatch,
+  deactivateTokens,
+  evaluateGates,
+  suppressAddresses,
+  takeTokens,
+  type ClaimedNotification,
+  type DispatchDecision,
+  type Sql,
+} from "@herald/db";
+import type { Logger } from "pino";
+import type { OutboundMessage, Provider, ProviderCallResult } from "../providers/provider.ts";
+import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import type { BreakerBook } from "./breaker-book.ts";
+import { renderMessage } from "./render-message.ts";
+
+export interface DispatchPolicy {
+  retry: RetryPolicy;
+  outageMaxAgeMs: number;
+  breakerCoolDownMs: number;
+  defaultTimezone: string;
+}
+
+export interface DispatcherDependencies {
+  sql: Sql;
+  providers: ProviderRegistry;
+  breakers: BreakerBook;
+  policy: () => Promise<DispatchPolicy>;
+  log: Logger;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** How long an unconfigured channel's notifications wait before the next look. */
+const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
+
+/**
+ * One batch job of one channel: claim → gates → provider choice (breaker, failover) → render →
+ * rate-limit tokens → count the attempts (committed) → call → record outcomes. Every decision is
+ * written set-based; nothing here loops over SQL per notification.
+ */
+export async function dispatchBatch(deps: DispatcherDependencies, channel: Channel, ids: readonly string[], jobId: string): Promise<void> {
+  const now = deps.now?.() ?? new Date();
+  const random = deps.random ?? Math.random;
+  const claimed = await claimBatch(deps.sql, ids, jobId);
+  if (claimed.length === 0) return;
+  const policy = await deps.policy();
+  const decisions: DispatchDecision[] = [];
+
+  const verdicts = await evaluateGates(
+    deps.sql,
+    claimed.map((n) => ({ userId: n.userId ?? "0", channel, category: n.category, lane: n.lane })),
+    now,
+    policy.defaultTimezone,
+  );
+  const passed: Array<{ n: ClaimedNotification; message: OutboundMessage; rendered: Record<string, unknown> }> = [];
+  claimed.forEach((n, i) => {
+    const verdict = verdicts[i]!;
+    if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
+    if (verdict.verdict === "defer") {
+      return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
+    }
+    const rendered = renderMessage(n, verdict);
+    if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason });
+    passed.push({ n, message: rendered.message, rendered: rendered.rendered });
+  });
+
+  const outageExpired = (n: ClaimedNotification) => n.outageSince !== null && now.getTime() - n.outageSince.getTime() >= policy.outageMaxAgeMs;
+  const holdBack = (items: typeof passed, reason: string, until: Date) => {
+    for (const { n } of items) {
+      decisions.push(outageExpired(n) ? { id: n.id, kind: "dead", reason: "outage_max_age" } : { id: n.id, kind: "defer", reason, until, outage: true });
+    }
+  };
+
+  const route = deps.providers.route(channel);
+  let provider: Provider | null = null;
+  let sending = passed;
+  if (!route) {
+    holdBack(passed, "channel_unconfigured", new Date(now.getTime() + UNCONFIGURED_RECHECK_MS));
+    sending = [];
+  } else if (passed.length > 0) {
+    const candidates = [route.primary, ...(route.secondary ? [route.secondary] : [])];
+    for (const candidate of candidates) {
+      const admitted = await deps.breakers.admit(candidate.name, now);
+      if (admitted === "no") continue;
+      provider = candidate;
+      if (admitted === "trial") {
+        // One probe decides whether the provider is back; the rest wait a moment.
+        holdBack(passed.slice(1), "breaker_open", new Date(now.getTime() + 1000));
+        sending = passed.slice(0, 1);
+      }
+      break;
+    }
+    if (!provider) {
+      holdBack(passed, "breaker_open", new Date(now.getTime() + policy.breakerCoolDownMs));
+      sending = [];
+    }
+  }
+
+  if (provider && sending.length > 0) {
+    const { granted, waitMs } = await takeTokens(deps.sql, provider.name, sending.length);
+    for (const { n } of sending.slice(granted)) {
+      decisions.push({ id: n.id, kind: "wait", until: new Date(now.getTime() + waitMs + Math.floor(random() * 50)) });
+    }
+    sending = sending.slice(0, granted);
+  }
+
+  const chosen = provider;
+  for (const { n, message, rendered } of sending) {
+    decisions.push({ id: n.id, kind: "attempt", provider: chosen!.name, address: message.to, rendered });
+  }
+  // The attempts commit before any provider call: a crash mid-call still counts.
+  await applyDispatchDecisions(deps.sql, decisions);
+  if (!chosen || sending.length === 0) return;
+
+  const results = await callProvider(deps.log, chosen, sending.map((s) => s.message));
+  await recordResults(deps, chosen, sending.map((s) => s.n), results, policy, now, random);
+}
+
+/** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
+async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[]): Promise<ProviderCallResult[]> {
+  const started = Date.now();
+  try {
+    const results = await provider.send(messages);
+    if (results.length !== messages.length) throw new Error(`${provider.name} answered ${results.length} results for ${messages.length} messages`);
+    return results;
+  } catch (error) {
+    log.error({ err: error, provider: provider.name }, "provider threw instead of answering: retrying the batch");
+    return messages.map(() => ({ outcome: { kind: "retry", reason: "provider_threw" }, latencyMs: Date.now() - started }));
+  }
+}
+
+async function recordResults(
+  deps: DispatcherDependencies,
+  provider: Provider,
+  notifications: ClaimedNotification[],
+  results: ProviderCallResult[],
+  policy: DispatchPolicy,
+  now: Date,
+  random: () => number,
+): Promise<void> {
+  const decisions: DispatchDecision[] = [];
+  const breakerResults: BreakerResult[] = [];
+  const suppressions = [];
+  const invalidTokens = [];
+  for (const [i, n] of notifications.entries()) {
+    const { outcome, latencyMs, suppress, invalidTokens: tokens } = results[i]!;
+    if (suppress) suppressions.push({ channel: n.channel, address: suppress.address, reason: suppress.reason, source: provider.name });
+    if (tokens) invalidTokens.push(...tokens);
+    const base = { id: n.id, provider: provider.name, latencyMs, ...("providerCode" in outcome && outcome.providerCode ? { providerCode: outcome.providerCode } : {}) };
+    switch (outcome.kind) {
+      case "sent":
+        breakerResults.push("success");
+        decisions.push({ ...base, kind: "sent", providerMessageId: outcome.providerMessageId });
+        break;
+      case "dead":
+        breakerResults.push("recipient_error");
+        decisions.push({ ...base, kind: "dead", reason: outcome.reason });
+        break;
+      case "outage":
+        breakerResults.push("outage");
+        decisions.push({ ...base, kind: "outage", reason: outcome.reason, until: new Date(now.getTime() + policy.breakerCoolDownMs) });
+        break;
+      case "retry": {
+        breakerResults.push("provider_failure");
+        const next = decideAfterFailure({
+          outcome,
+          attemptCount: n.attemptCount + 1,
+          firstAttemptAt: n.firstAttemptAt ?? now,
+          deferredMs: n.deferredMs,
+          now,
+          random,
+          policy: policy.retry,
+        });
+        decisions.push(
+          next.kind === "retry"
+            ? { ...base, kind: "retry", reason: outcome.reason, until: next.at }
+            : { ...base, kind: "dead", reason: next.reason, error: outcome.reason },
+        );
+        break;
+      }
+    }
+  }
+  await applyDispatchDecisions(deps.sql, decisions);
+  await suppressAddresses(deps.sql, suppressions as Parameters<typeof suppressAddresses>[1]);
+  await deactivateTokens(deps.sql, invalidTokens);
+  for (const result of breakerResults) await deps.breakers.record(provider.name, result, now);
+}

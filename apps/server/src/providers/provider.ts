@@ -1,0 +1,39 @@
+import type { Channel, SendOutcome } from "@herald/core";
+
+/** One rendered message, ready for a provider. */
+export interface OutboundMessage {
+  notificationId: string;
+  channel: Channel;
+  lane: "critical" | "bulk";
+  /** Email address or E.164 number; for push, the user's id (tokens go in `tokens`). */
+  to: string;
+  tokens?: string[];
+  subject?: string;
+  title?: string;
+  body: string;
+  html?: string;
+  /** Flat string map; push always carries notification_id in it. */
+  data: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/** A provider's answer for one message: the typed outcome plus what it taught us. */
+export interface ProviderCallResult {
+  outcome: SendOutcome;
+  latencyMs: number;
+  /** Addresses the provider says are dead for good (a STOP reply, say). */
+  suppress?: { address: string; reason: "hard_bounce" | "complaint" | "stop" };
+  /** Push tokens the provider rejected as unregistered or invalid. */
+  invalidTokens?: Array<{ token: string; reason: string }>;
+}
+
+/**
+ * A channel's delivery service. `send` never throws for a provider's answer (a throw is a bug and
+ * the dispatcher counts it as a retry); it answers one result per message, in order.
+ */
+export interface Provider {
+  /** Stable name, used for the token bucket, the breaker and the notification row. */
+  readonly name: string;
+  readonly channel: Channel;
+  send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]>;
+}
