@@ -2,6 +2,7 @@ import { MigrationError, migrate } from "@herald/db";
 import { EnvError } from "../env.ts";
 import { UsageError } from "./args.ts";
 import { withCliContext } from "./bootstrap.ts";
+import { APIKEY_CREATE_USAGE, apikeyCreate } from "./apikey-create.ts";
 import { MEMBER_CREATE_USAGE, memberCreate } from "./member-create.ts";
 
 const USAGE = `Usage: pnpm herald <command> [options]
@@ -9,6 +10,7 @@ const USAGE = `Usage: pnpm herald <command> [options]
 Commands:
   db:migrate       Apply pending migrations (the server also does this at start).
   member:create    ${MEMBER_CREATE_USAGE.split("\n").slice(1).join("\n                   ").trim()}
+  apikey:create    ${APIKEY_CREATE_USAGE.split("\n").slice(1).join("\n                   ").trim()}
 
 Every command uses the same database as the server: DATABASE_URL, or the embedded Postgres in
 HERALD_DATA_DIR, whether or not the server is running.`;
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
       { migrate: false },
     ),
   "member:create": memberCreate,
+  "apikey:create": apikeyCreate,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,8 @@
+import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
+import { deadLettersRouter } from "./routers/dead-letters.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
+import { sandboxRouter } from "./routers/sandbox.ts";
 import { authRouter } from "./routers/auth.ts";
 import { membersRouter } from "./routers/members.ts";
 import { settingsRouter } from "./routers/settings.ts";
@@ -13,6 +17,10 @@ export const appRouter = router({
   settings: settingsRouter,
   audit: auditRouter,
   system: systemRouter,
+  apiKeys: apiKeysRouter,
+  deadLetters: deadLettersRouter,
+  notifications: notificationsRouter,
+  sandbox: sandboxRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */
