@@ -16,3 +16,23 @@ export type Setting = inferOutput<Api["settings"]["list"]>["settings"][number];
 /** One audit log entry. */
 export type AuditEntry = inferOutput<Api["audit"]["list"]>["items"][number];
 
+/** An API key as listed: never the key itself, which only `apiKeys.create` returns, once. */
+export type ApiKey = inferOutput<Api["apiKeys"]["list"]>["keys"][number];
+
+/** What an API key may call: events ⊂ read ⊂ admin. */
+export type ApiKeyScope = ApiKey["scope"];
+
+/** A notification the engine gave up on, with the payload a replay would send again. */
+export type DeadLetter = inferOutput<Api["deadLetters"]["list"]>["items"][number];
+
+/** A message the sandbox provider "sent" instead of a real provider (development mode). */
+export type SandboxMessage = inferOutput<Api["sandbox"]["messages"]>["items"][number];
+
+/** An address the sandbox answers in a scripted way: a bounce, an invalid number… */
+export type SandboxIdentity = inferOutput<Api["sandbox"]["messages"]>["identities"][number];
+
+/** One notification in a user's history, with its event log and rendered content. */
+export type UserNotification = inferOutput<Api["notifications"]["userHistory"]>["items"][number];
+
+/** One step in a notification's log: queued, attempted, sent, delivered, replayed… */
+export type NotificationEvent = UserNotification["events"][number];

@@ -1,5 +1,13 @@
 /** Capabilities the dashboard checks to hide what the server would refuse anyway. */
-export type Capability = "members.manage" | "settings.manage" | "settings.read" | "audit.read";
+export type Capability =
+  | "members.manage"
+  | "settings.manage"
+  | "settings.read"
+  | "audit.read"
+  | "apiKeys.manage"
+  | "deliveries.read"
+  | "deliveries.replay"
+  | "users.history";
 
 export function hasCapability(granted: readonly string[], capability: Capability): boolean {
   return granted.includes(capability);

@@ -37,7 +37,7 @@ const SELECT = `
   SELECT n.id::text, ev.event_id, u.external_id, n.type, n.channel, n.category, n.lane, n.status, n.dispatch_state,
          n.reason, n.attempt_count, n.provider, n.provider_message_id, n.address, n.rendered, n.next_attempt_at,
          n.created_at, (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS created_us, n.sent_at, n.delivered_at, n.failed_at, n.opened_at, n.clicked_at, n.read_at,
-         coalesce((SELECT jsonb_agg(jsonb_build_object('type', e.type, 'at', e.at, 'detail', e.detail) ORDER BY e.at, e.id)
+         coalesce((SELECT jsonb_agg(jsonb_build_object('type', e.type, 'at', e.at, 'detail', e.detail) ORDER BY e.id)
                      FROM herald.notification_events e WHERE e.notification_id = n.id), '[]'::jsonb) AS events
     FROM herald.notifications n
     LEFT JOIN herald.events ev ON ev.id = n.event_ref

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../lib/trpc.ts";
-import { channelLabel } from "./channel-label.ts";
+import { channelLabel } from "../../lib/channels.ts";
 
 const list = new Intl.ListFormat("en", { style: "long", type: "conjunction" });
 

@@ -1,0 +1,249 @@
+import { ingestEvents, openDatabase, type Database } from "@herald/db";
+import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
+import pino from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { BreakerBook } from "../src/dispatch/breaker-book.ts";
+import { dispatchBatch, type DispatcherDependencies, type DispatchPolicy } from "../src/dispatch/dispatcher.ts";
+import { createProviderRegistry, type ChannelRoute } from "../src/providers/provider-registry.ts";
+import { ScriptedProvider } from "./support/scripted-provider.ts";
+
+const POLICY: DispatchPolicy = {
+  retry: { floorMs: 10_000, baseMs: 10_000, maxAttempts: 3, maxAgeMs: 3_600_000 },
+  outageMaxAgeMs: 24 * 3_600_000,
+  breakerCoolDownMs: 30_000,
+  defaultTimezone: "UTC",
+};
+
+describe("the dispatcher", () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  let counter = 0;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(inject("templateUrl"));
+    database = openDatabase(testDatabase.url);
+    await database.pool.query(`
+      INSERT INTO herald.categories (key, label) VALUES ('news', 'News');
+      INSERT INTO herald.notification_types (type, channels) VALUES
+        ('news.email', '[{"channel": "email", "category": "news", "content": {"subject": "Hi", "body": "Hello {{ data.name }}"}}]');`);
+  });
+  beforeEach(async () => {
+    await database.pool.query("DELETE FROM herald.provider_breakers");
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDatabase.drop();
+  });
+
+  function deps(route: ChannelRoute | null, policy: Partial<DispatchPolicy> = {}, random = () => 0.5): DispatcherDependencies {
+    return {
+      sql: database.pool,
+      providers: createProviderRegistry(route ? { email: route } : {}),
+      breakers: new BreakerBook(database.pool, () => ({ failureThreshold: 3, coolDownMs: policy.breakerCoolDownMs ?? POLICY.breakerCoolDownMs }), 0),
+      policy: async () => ({ ...POLICY, ...policy }),
+      log: pino({ level: "silent" }),
+      random,
+    };
+  }
+
+  async function notification(data: Record<string, unknown> = { name: "Ada" }): Promise<string> {
+    counter += 1;
+    const user = `user-${counter}`;
+    await database.pool.query("INSERT INTO herald.users (external_id, email) VALUES ($1, $2)", [user, `${user}@example.com`]);
+    const [r] = await ingestEvents(database.pool, [{ eventId: `ev-${counter}`, type: "news.email", userId: user, data }]);
+    return r!.notifications[0]!.id;
+  }
+
+  async function row(id: string) {
+    const { rows } = await database.pool.query(
+      `SELECT status, reason, dispatch_state, attempt_count, next_attempt_at, first_attempt_at, deferred_ms, provider, last_error,
+              extract(epoch FROM next_attempt_at - now()) * 1000 AS wait_ms,
+              (SELECT array_agg(type ORDER BY id) FROM herald.notification_events e WHERE e.notification_id = n.id) AS events
+         FROM herald.notifications n WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Makes a waiting row due now, as time passing would. */
+  async function due(id: string) {
+    await database.pool.query("UPDATE herald.notifications SET next_attempt_at = now() WHERE id = $1", [id]);
+  }
+
+  it("skips a user who opted out while the job was waiting: no provider call", async () => {
+    const provider = new ScriptedProvider("primary-1", "email");
+    const id = await notification();
+    await database.pool.query(
+      `INSERT INTO herald.preferences (user_id, category, channel, enabled, source)
+       SELECT user_id, 'news', 'email', false, 'api' FROM herald.notifications WHERE id = $1`,
+      [id],
+    );
+    await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+    expect(await row(id)).toMatchObject({ status: "skipped", reason: "category_disabled", attempt_count: 0 });
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it("dead-letters content that cannot render, naming the variable, without calling the provider", async () => {
+    const provider = new ScriptedProvider("primary-2", "email");
+    const id = await notification({});
+    await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+    expect(await row(id)).toMatchObject({ status: "dead", reason: "render_failed:data.name" });
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it("backs off with full jitter above a 10 s floor, honours a longer Retry-After, and dead-letters at max attempts", async () => {
+    const provider = new ScriptedProvider("primary-3", "email").answer(
+      { kind: "retry", reason: "http_503", providerCode: "503" },
+      { kind: "retry", reason: "http_429", afterMs: 120_000, providerCode: "429" },
+      { kind: "retry", reason: "http_503", providerCode: "503" },
+    );
+    const id = await notification();
+    const d = deps({ primary: provider }, {}, () => 0.9);
+
+    await dispatchBatch(d, "email", [id], "1");
+    let r = await row(id);
+    expect(r).toMatchObject({ status: "pending", dispatch_state: "retry_wait", attempt_count: 1 });
+    // k = 1: max(10 s, 0.9 · 10 s) = 10 s.
+    expect(Number(r.wait_ms)).toBeGreaterThan(9_000);
+    expect(Number(r.wait_ms)).toBeLessThanOrEqual(10_000);
+
+    await due(id);
+    await dispatchBatch(d, "email", [id], "2");
+    r = await row(id);
+    expect(r.attempt_count).toBe(2);
+    // Retry-After: 120 s beats the jittered 18 s.
+    expect(Number(r.wait_ms)).toBeGreaterThan(119_000);
+
+    await due(id);
+    await dispatchBatch(d, "email", [id], "3");
+    r = await row(id);
+    expect(r).toMatchObject({ status: "dead", reason: "max_attempts", attempt_count: 3, last_error: "http_503" });
+    expect(r.events).toEqual(["created", "attempt", "retry_scheduled", "attempt", "retry_scheduled", "attempt", "dead"]);
+    expect(provider.calls).toHaveLength(3);
+  });
+
+  it("dead-letters at max age counted from the first attempt, excluding time spent deferred", async () => {
+    const provider = new ScriptedProvider("primary-4", "email").always({ kind: "retry", reason: "http_500" });
+    const d = deps({ primary: provider }, { retry: { ...POLICY.retry, maxAttempts: 50, maxAgeMs: 60 * 60_000 } });
+    const id = await notification();
+    await dispatchBatch(d, "email", [id], "1");
+
+    // 61 minutes since the first attempt, 30 of them deferred (quiet hours): 31 minutes of age.
+    await database.pool.query(
+      `UPDATE herald.notifications SET first_attempt_at = now() - interval '61 minutes', deferred_ms = 30 * 60000,
+              next_attempt_at = now() WHERE id = $1`,
+      [id],
+    );
+    await dispatchBatch(d, "email", [id], "2");
+    expect(await row(id)).toMatchObject({ status: "pending", dispatch_state: "retry_wait" });
+
+    // Without the deferral the same 61 minutes are past the hour.
+    await database.pool.query("UPDATE herald.notifications SET deferred_ms = 0, next_attempt_at = now() WHERE id = $1", [id]);
+    await dispatchBatch(d, "email", [id], "3");
+    expect(await row(id)).toMatchObject({ status: "dead", reason: "max_age" });
+  });
+
+  it("adds the time a row spent deferred to deferred_ms when it is taken again", async () => {
+    const provider = new ScriptedProvider("primary-5", "email").answer({ kind: "retry", reason: "http_500" });
+    const d = deps({ primary: provider });
+    const id = await notification();
+    await dispatchBatch(d, "email", [id], "1");
+    await database.pool.query(
+      "UPDATE herald.notifications SET dispatch_state = 'deferred', deferred_since = now() - interval '90 seconds', next_attempt_at = now() WHERE id = $1",
+      [id],
+    );
+    await dispatchBatch(d, "email", [id], "2");
+    const r = await row(id);
+    expect(Number(r.deferred_ms)).toBeGreaterThanOrEqual(90_000);
+    expect(Number(r.deferred_ms)).toBeLessThan(95_000);
+  });
+
+  it("opens the breaker after consecutive provider failures and fails over to the secondary", async () => {
+    const primary = new ScriptedProvider("flaky-primary", "email").always({ kind: "retry", reason: "timeout" });
+    const secondary = new ScriptedProvider("steady-secondary", "email");
+    const d = deps({ primary, secondary });
+    const ids = [await notification(), await notification(), await notification()];
+    await dispatchBatch(d, "email", ids, "1");
+    expect(primary.calls).toHaveLength(3);
+    const { rows } = await database.pool.query("SELECT state, reason FROM herald.provider_breakers WHERE breaker_key = 'flaky-primary'");
+    expect(rows).toEqual([{ state: "open", reason: "failure_threshold" }]);
+
+    for (const id of ids) await due(id);
+    await dispatchBatch(d, "email", ids, "2");
+    expect(primary.calls).toHaveLength(3);
+    expect(secondary.calls).toHaveLength(3);
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: "sent", provider: "steady-secondary" });
+  });
+
+  it("never counts a bad recipient toward the breaker", async () => {
+    const primary = new ScriptedProvider("picky", "email").always({ kind: "dead", reason: "provider_rejected:400" });
+    const d = deps({ primary });
+    const ids = await Promise.all(Array.from({ length: 5 }, () => notification()));
+    await dispatchBatch(d, "email", ids, "1");
+    expect(d.breakers.state("picky").state).toBe("closed");
+    const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM herald.provider_breakers");
+    expect(rows[0].n).toBe(0);
+  });
+
+  it("defers without spending attempts on an outage, half-opens after the cool-down, and closes on a good trial", async () => {
+    const primary = new ScriptedProvider("suspended", "email").answer({ kind: "outage", reason: "credentials_outage", providerCode: "401" });
+    const d = deps({ primary }, { breakerCoolDownMs: 200 });
+    const [a, b] = [await notification(), await notification()];
+
+    await dispatchBatch(d, "email", [a], "1");
+    expect(await row(a)).toMatchObject({ status: "pending", dispatch_state: "deferred", reason: "credentials_outage", attempt_count: 0 });
+    expect(d.breakers.state("suspended").state).toBe("open");
+
+    // While open: deferred with no call and no attempt.
+    await dispatchBatch(d, "email", [b], "2");
+    expect(await row(b)).toMatchObject({ dispatch_state: "deferred", reason: "breaker_open", attempt_count: 0 });
+    expect(primary.calls).toHaveLength(1);
+
+    // After the cool-down one trial goes out; its success closes the breaker.
+    await new Promise((r) => setTimeout(r, 250));
+    await due(a);
+    await due(b);
+    await dispatchBatch(d, "email", [a, b], "3");
+    expect(primary.calls).toHaveLength(2);
+    expect(d.breakers.state("suspended").state).toBe("closed");
+    expect((await row(a)).status).toBe("sent");
+    expect(await row(b)).toMatchObject({ dispatch_state: "deferred", reason: "breaker_open" });
+    await due(b);
+    await dispatchBatch(d, "email", [b], "4");
+    expect((await row(b)).status).toBe("sent");
+  });
+
+  it("dead-letters a notification deferred by an outage past outageMaxAge", async () => {
+    const id = await notification();
+    await dispatchBatch(deps(null), "email", [id], "1");
+    expect(await row(id)).toMatchObject({ dispatch_state: "deferred", reason: "channel_unconfigured", attempt_count: 0 });
+    await database.pool.query("UPDATE herald.notifications SET outage_since = now() - interval '25 hours', next_attempt_at = now() WHERE id = $1", [id]);
+    await dispatchBatch(deps(null), "email", [id], "2");
+    expect(await row(id)).toMatchObject({ status: "dead", reason: "outage_max_age" });
+  });
+
+  it("counts the attempt before the provider is called, so a crash mid-call still counts", async () => {
+    const id = await notification();
+    let seen: unknown;
+    const provider = new ScriptedProvider("observer", "email").answer(() => {
+      return { kind: "sent", providerMessageId: "x-1" };
+    });
+    const original = provider.send.bind(provider);
+    provider.send = async (messages) => {
+      seen = (await row(id)).attempt_count;
+      return original(messages);
+    };
+    await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+    expect(seen).toBe(1);
+  });
+
+  it("treats a provider that throws as a retry, never as a lost notification", async () => {
+    const id = await notification();
+    const provider = new ScriptedProvider("broken", "email");
+    provider.send = async () => {
+      throw new Error("bug in adapter");
+    };
+    await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+    expect(await row(id)).toMatchObject({ status: "pending", dispatch_state: "retry_wait", last_error: "provider_threw" });
+  });
+});

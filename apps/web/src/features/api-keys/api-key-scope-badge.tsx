@@ -1,0 +1,14 @@
+import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
+import type { ApiKeyScope } from "../../lib/api-types.ts";
+import { apiKeyScopeGrants, apiKeyScopeLabel } from "./api-key-scopes.ts";
+
+// The wider the scope, the louder the badge: an admin key is the one to keep an eye on.
+const tones: Record<ApiKeyScope, BadgeTone> = { events: "neutral", read: "info", admin: "accent" };
+
+export function ApiKeyScopeBadge({ scope }: { scope: ApiKeyScope }) {
+  return (
+    <span title={`May ${apiKeyScopeGrants(scope)}.`}>
+      <Badge tone={tones[scope]}>{apiKeyScopeLabel(scope)}</Badge>
+    </span>
+  );
+}
