@@ -429,8 +429,9 @@ $$;
 -- Turns rows that are due (or due within p_lookahead) into graphile-worker jobs of up to
 -- p_batch_size notifications, critical lane first, with one add_jobs call per channel and
 -- lane, in the same transaction that marks the rows: a row has a job if and only if
--- job_queued_at is set. A channel whose queue already holds p_max_queued_batches jobs nobody
--- has started gets no more, so a critical row never waits behind a deep bulk backlog of jobs.
+-- job_queued_at is set. A lane whose queue already holds p_max_queued_batches jobs nobody has
+-- started gets no more: rows wait as rows (cheap, and re-ordered by the gates at send time)
+-- rather than as a deep queue of jobs.
 CREATE FUNCTION herald.pump(p_batch_size integer, p_max_queued_batches integer, p_lookahead interval)
 RETURNS TABLE (channel text, lane text, notifications integer, jobs integer)
 LANGUAGE plpgsql AS $$
@@ -444,14 +445,17 @@ DECLARE
   added integer;
 BEGIN
   FOREACH ch IN ARRAY ARRAY['push', 'email', 'sms'] LOOP
-    SELECT count(*) INTO waiting FROM (
-      SELECT 1 FROM graphile_worker.jobs j
-       WHERE j.task_identifier = 'send_' || ch AND j.locked_at IS NULL AND j.run_at <= now() + p_lookahead
-       LIMIT p_max_queued_batches) x;
-    room := (p_max_queued_batches - waiting) * p_batch_size;
-    CONTINUE WHEN room <= 0;
     FOREACH ln IN ARRAY ARRAY['critical', 'bulk'] LOOP
-      EXIT WHEN room <= 0;
+      -- Each lane has its own allowance of unstarted jobs, so a deep bulk queue never keeps a
+      -- critical row from getting its job (graphile-worker then runs it first, by priority).
+      SELECT count(*) INTO waiting FROM (
+        SELECT 1 FROM graphile_worker._private_jobs j
+          JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+         WHERE t.identifier = 'send_' || ch AND j.locked_at IS NULL AND j.run_at <= now() + p_lookahead
+           AND j.priority = CASE ln WHEN 'critical' THEN -10 ELSE 0 END
+         LIMIT p_max_queued_batches) x;
+      room := (p_max_queued_batches - waiting) * p_batch_size;
+      CONTINUE WHEN room <= 0;
       WITH due AS (
         SELECT n.id, greatest(n.next_attempt_at, now()) AS run_at
           FROM herald.notifications n
@@ -486,7 +490,6 @@ BEGIN
         notifications := claimed;
         jobs := added;
         RETURN NEXT;
-        room := room - claimed;
       END IF;
     END LOOP;
   END LOOP;

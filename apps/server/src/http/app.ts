@@ -27,7 +27,7 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
   app.set("trust proxy", env.HERALD_TRUST_PROXY);
   app.use(requestLog(log));
   app.use(securityHeaders({ https: env.publicUrl.protocol === "https:" }));
-  app.use(healthRoutes({ database: services.database, workerState }));
+  app.use(healthRoutes({ database: services.database, workerState, unconfiguredChannels: () => services.providers.unconfiguredChannels() }));
 
   app.use(
     "/trpc",

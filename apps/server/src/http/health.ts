@@ -6,6 +6,8 @@ export type WorkerState = "running" | "starting" | "stopped" | "not_in_role";
 export interface HealthDependencies {
   database: Database;
   workerState: () => WorkerState;
+  /** Channels with no provider: reported loudly, but not a reason to take the instance out of service. */
+  unconfiguredChannels: () => string[];
 }
 
 /** /healthz: the process is up. /readyz: it can do its job (database, schema, workers). */
@@ -27,7 +29,12 @@ export function healthRoutes(deps: HealthDependencies): Router {
     const workers = deps.workerState();
     checks.workers = { ok: workers === "running" || workers === "not_in_role", detail: workers };
     const ready = Object.values(checks).every((c) => c.ok);
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not_ready", checks });
+    const unconfigured = deps.unconfiguredChannels();
+    res.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "not_ready",
+      checks,
+      ...(unconfigured.length > 0 ? { unconfiguredChannels: unconfigured } : {}),
+    });
   });
   return router;
 }

@@ -4,7 +4,7 @@ import { AppError } from "../../errors.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { requireScope } from "./rest-context.ts";
 import { EventBatchSchema, EventSchema } from "./schemas.ts";
-import { findControlCharacter, issuesOf, jsonBody, parseOrThrow } from "./validate.ts";
+import { describeIssues, findJsonProblem, issuesOf, jsonBody, parseOrThrow, parseSchemaOrThrow } from "./validate.ts";
 
 /**
  * POST /events and /events/batch. Both go through herald.ingest_events, the same SQL function
@@ -31,14 +31,15 @@ export function eventRoutes(services: AppServices): Router {
   });
 
   router.post("/events/batch", express.json({ limit: "5mb" }), requireScope("events"), async (req, res) => {
-    const { events } = parseOrThrow(EventBatchSchema, jsonBody(req));
+    // Only the envelope here: each event is checked on its own below, so one bad event (a NUL
+    // in its data, say) never blocks the others.
+    const { events } = parseSchemaOrThrow(EventBatchSchema, jsonBody(req));
     await backlog();
-    // Each event is checked on its own: one bad event never blocks the others.
     const checked = events.map((raw, i) => {
-      const control = findControlCharacter(raw);
-      if (control) return { error: `${control}: must not contain NUL or other control characters`, raw, index: i };
+      const problem = findJsonProblem(raw);
+      if (problem) return { error: describeIssues([{ path: problem.path, message: problem.message }]), raw, index: i };
       const parsed = EventSchema.safeParse(raw);
-      return parsed.success ? { event: parsed.data, index: i } : { error: issuesOf(parsed.error).map((f) => `${f.path}: ${f.message}`).join("; "), raw, index: i };
+      return parsed.success ? { event: parsed.data, index: i } : { error: describeIssues(issuesOf(parsed.error)), raw, index: i };
     });
     const valid = checked.filter((c): c is { event: typeof EventSchema._output; index: number } => "event" in c);
     const ingested = valid.length ? await ingestEvents(services.database.pool, valid.map((c) => c.event)) : [];

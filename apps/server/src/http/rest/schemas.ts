@@ -14,11 +14,26 @@ import { z } from "zod";
 /** `data` on an event: a JSON object of at most 32 KiB. */
 export const EVENT_DATA_LIMIT = 32 * 1024;
 
+// Zod's ISO check allows offsets up to ±23:59 and year 0000; Postgres refuses both (with a
+// 500, were they let through). Days are checked per month by zod already.
+const OFFSET = /(?:Z|[+-](\d{2}):\d{2})$/i;
+
+function isStorableInstant(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  const offsetHours = Number(OFFSET.exec(value)?.[1] ?? 0);
+  return year >= 1 && offsetHours <= 15 && !Number.isNaN(Date.parse(value));
+}
+
+/** When something happened: an ISO 8601 date-time with an offset Postgres can store. */
+export const OccurredAtSchema = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z" })
+  .refine(isStorableInstant, "must be a date-time from year 0001 to 9999 with an offset of at most ±15:59");
+
 export const EventSchema = z.object({
   eventId: ExternalIdSchema,
   type: NotificationTypeKeySchema,
   userId: ExternalIdSchema,
-  occurredAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z" }).optional(),
+  occurredAt: OccurredAtSchema.optional(),
   data: z
     .record(z.string(), z.unknown())
     .refine((d) => Buffer.byteLength(JSON.stringify(d)) <= EVENT_DATA_LIMIT, `must be at most ${EVENT_DATA_LIMIT / 1024} KiB of JSON`)
@@ -49,7 +64,7 @@ export const ActivitySchema = z
     id: z.string().min(1).max(256).optional(),
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/, "must be a name like session_completed"),
     properties: z.record(z.string(), z.unknown()).optional(),
-    occurredAt: z.iso.datetime({ offset: true }).optional(),
+    occurredAt: OccurredAtSchema.optional(),
   })
   .strict();
 

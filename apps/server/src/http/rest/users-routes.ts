@@ -19,6 +19,8 @@ import { ActivitySchema, CursorQuerySchema, DeviceSchema, UserIdParamSchema, Use
 import { jsonBody, parseOrThrow } from "./validate.ts";
 
 const json = express.json({ limit: "1mb" });
+// Quiet hours accept a bare `null` (remove them), which body-parser's strict mode refuses.
+const jsonOrNull = express.json({ limit: "1mb", strict: false });
 
 function userView(user: UserRecord) {
   return {
@@ -93,7 +95,7 @@ export function userRoutes(services: AppServices): Router {
     res.json({ preferences: preferenceView(await getPreferenceMatrix(sql, id)) });
   });
 
-  router.put("/users/:userId/quiet-hours", json, requireScope("events"), async (req, res) => {
+  router.put("/users/:userId/quiet-hours", jsonOrNull, requireScope("events"), async (req, res) => {
     const id = userId(req.params.userId);
     const body = parseOrThrow(QuietHoursInputSchema, jsonBody(req));
     await setQuietHours(sql, id, body ?? null);
