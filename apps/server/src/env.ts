@@ -76,6 +76,11 @@ export const ENV_VARIABLES = {
     description:
       "How often the outbox pump looks for due notifications: the latency budget between ingest and a job (in-process ingest also wakes it at once).",
   },
+  HERALD_WORKER_SILENCE_MS: {
+    schema: z.coerce.number().int().min(1000).max(3_600_000).default(45_000),
+    description:
+      "A worker process silent this long (heartbeats every 10 s) is declared dead: its graphile-worker jobs are unlocked at once and its notifications resume.",
+  },
   HERALD_WEB_DIST: {
     schema: z.string().min(1).optional(),
     description: "Directory of the built dashboard. Default `apps/web/dist`.",

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { CHANNELS, DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
-import { beat, configureBucket, pumpOnce, removeHeartbeat, type Database } from "@herald/db";
+import { beat, configureBucket, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
@@ -13,7 +13,7 @@ import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { SettingsCache } from "../settings/settings-service.ts";
 import { applyStatusEventsTask } from "../tasks/apply-status-events.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
-import { reapWorkersTask } from "../tasks/reap-workers.ts";
+import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
 
 export interface Workers {
@@ -111,7 +111,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
       taskList: {
         prune_sessions: pruneSessions(database),
         apply_status_events: applyStatusEventsTask(sql),
-        reap_workers: reapWorkersTask(sql),
+        reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
         ...options.extraTasks,
       },
       crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1"].join("\n"),
@@ -121,6 +121,9 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const heartbeat = async () => beat(sql, { id: workerId, poolIds: [...poolIds], hostname: hostname(), pid: process.pid });
   await heartbeat();
+  // A process that starts after a crash frees the dead one's jobs now, not at the next minute.
+  const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
+  if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");
   const heartbeatTimer = setInterval(() => heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed")), HEARTBEAT_MS);
 
   const pump = startPumpLoop({
