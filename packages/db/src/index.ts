@@ -30,3 +30,5 @@ export * from "./audience/quiet-hours.ts";
 export * from "./config/categories.ts";
 export * from "./config/notification-types.ts";
 export * from "./api-keys/api-keys.ts";
+export * from "./providers/provider-configs.ts";
+export * from "./webhooks/webhook-events.ts";

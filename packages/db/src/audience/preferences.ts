@@ -66,7 +66,7 @@ export async function setPreferences(
     `INSERT INTO herald.preferences (user_id, category, channel, enabled, source, changed_at)
      SELECT DISTINCT ON (coalesce(a.category_key, p.category), p.channel)
             $2, coalesce(a.category_key, p.category), p.channel, p.enabled, $3, now()
-       FROM jsonb_to_recordset($1::jsonb) WITH ORDINALITY AS p(category text, channel text, enabled boolean, ord bigint)
+       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (category text, channel text, enabled boolean)) WITH ORDINALITY AS p(category, channel, enabled, ord)
        LEFT JOIN herald.category_aliases a ON a.alias = p.category
       ORDER BY coalesce(a.category_key, p.category), p.channel, p.ord DESC
      ON CONFLICT (user_id, category, channel) DO UPDATE SET enabled = EXCLUDED.enabled, source = EXCLUDED.source,

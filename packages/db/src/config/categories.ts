@@ -50,12 +50,13 @@ export async function listCategories(sql: Sql): Promise<CategoryRecord[]> {
 
 export type UpsertCategoryResult = { kind: "ok"; category: CategoryRecord; created: boolean } | { kind: "alias_taken"; alias: string; owner: string };
 
-/** Creates or replaces a category and its aliases; an alias another category owns is refused. */
+/** Creates or replaces a category and its aliases; a name (key or alias) another category owns is refused. */
 export async function upsertCategory(sql: Sql, key: string, input: CategoryInput): Promise<UpsertCategoryResult> {
   const aliases = [...new Set(input.aliases ?? [])];
   const { rows: taken } = await sql.query<{ alias: string; owner: string }>(
     `SELECT alias, category_key AS owner FROM herald.category_aliases WHERE alias = ANY ($1) AND category_key <> $2
-     UNION ALL SELECT key, key FROM herald.categories WHERE key = ANY ($1) AND key <> $2 LIMIT 1`,
+     UNION ALL SELECT key, key FROM herald.categories WHERE key = ANY ($1) AND key <> $2
+     UNION ALL SELECT alias, category_key FROM herald.category_aliases WHERE alias = $2 AND category_key <> $2 LIMIT 1`,
     [aliases, key],
   );
   if (taken[0]) return { kind: "alias_taken", alias: taken[0].alias, owner: taken[0].owner };
