@@ -81,6 +81,42 @@ export const ENV_VARIABLES = {
     description:
       "A worker process silent this long (heartbeats every 10 s) is declared dead: its graphile-worker jobs are unlocked at once and its notifications resume.",
   },
+  HERALD_SECRET_KEY: {
+    schema: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),
+    description:
+      "Encrypts provider secrets at rest (AES-256-GCM) and signs unsubscribe and tracking links. Without it the dashboard refuses to store secrets; in production, links are off.",
+  },
+  HERALD_CLIENT_SECRET: {
+    schema: z.string().min(32, "must be at least 32 characters").optional(),
+    description: "HS256 secret your backend signs per-user client tokens with (`/api/v1/client/…`: acks and the in-app inbox). Unset: those endpoints are off (404).",
+  },
+  HERALD_CLIENT_CORS_ORIGINS: {
+    schema: z.string().optional(),
+    description: "Comma-separated browser origins allowed to call `/api/v1/client/…` (e.g. `https://app.example.com`).",
+  },
+  HERALD_SES_REGION: { schema: z.string().min(1).optional(), description: "SES v2 region (with the SES variables below, email uses SES)." },
+  HERALD_SES_ACCESS_KEY_ID: { schema: z.string().min(1).optional(), description: "SES access key id." },
+  HERALD_SES_SECRET_ACCESS_KEY: { schema: z.string().min(1).optional(), description: "SES secret access key." },
+  HERALD_SES_FROM: { schema: z.string().min(3).optional(), description: "Sender address, e.g. `Acme <hello@acme.example>`." },
+  HERALD_SES_CONFIGURATION_SET: { schema: z.string().min(1).optional(), description: "SES configuration set that publishes events to SNS." },
+  HERALD_SES_ENDPOINT: {
+    schema: z.url().optional(),
+    description: "Overrides the SES endpoint (a local simulator in tests).",
+  },
+  HERALD_SES_SNS_TOPIC_ARNS: {
+    schema: z.string().optional(),
+    description: "Comma-separated SNS topic ARNs `/webhooks/ses` accepts. Unset: the SES webhook is off (404).",
+  },
+  HERALD_TWILIO_ACCOUNT_SID: { schema: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be AC followed by 32 hex characters").optional(), description: "Twilio account SID (with the auth token, SMS uses Twilio)." },
+  HERALD_TWILIO_AUTH_TOKEN: { schema: z.string().min(1).optional(), description: "Twilio auth token; also verifies `X-Twilio-Signature` on `/webhooks/twilio`." },
+  HERALD_TWILIO_FROM: { schema: z.string().min(1).optional(), description: "Sender number (E.164) when no Messaging Service is set." },
+  HERALD_TWILIO_MESSAGING_SERVICE_SID: { schema: z.string().regex(/^MG[0-9a-fA-F]{32}$/).optional(), description: "Twilio Messaging Service SID (preferred over a from-number)." },
+  HERALD_TWILIO_BASE_URL: { schema: z.url().optional(), description: "Overrides Twilio's API base URL (a local simulator in tests)." },
+  HERALD_FCM_SERVICE_ACCOUNT: {
+    schema: z.string().min(2).optional(),
+    description: "Firebase service-account JSON (the document itself, or a path to it). Push uses FCM when set.",
+  },
+  HERALD_FCM_ENDPOINT: { schema: z.url().optional(), description: "Overrides the FCM v1 API origin (a local simulator in tests)." },
   HERALD_WEB_DIST: {
     schema: z.string().min(1).optional(),
     description: "Directory of the built dashboard. Default `apps/web/dist`.",
