@@ -1,0 +1,43 @@
+import { applyStatusEvents, markWebhookEvents, type Sql, type StatusEvent } from "@herald/db";
+import type { Task } from "graphile-worker";
+import { z } from "zod";
+
+/** Turns one verified raw webhook body into status events (empty: nothing to apply). */
+export type WebhookParser = (raw: string) => StatusEvent[];
+
+const PayloadSchema = z.object({ ids: z.array(z.string().regex(/^\d{1,18}$/)).min(1).max(1000) });
+
+/**
+ * Applies webhooks the endpoints recorded (verified, deduplicated) off the request path: a slow
+ * database never makes a provider time out, and a failure retries as a job. Events for unknown
+ * messages are kept as orphans.
+ */
+export function applyWebhookEventsTask(sql: Sql, parsers: Readonly<Record<string, WebhookParser>>): Task {
+  return async (payload, helpers) => {
+    const parsed = PayloadSchema.safeParse(payload);
+    if (!parsed.success) {
+      helpers.logger.error(`apply_webhook_events: malformed payload dropped: ${parsed.error.message}`);
+      return;
+    }
+    const { rows } = await sql.query<{ id: string; provider: string; raw: string }>(
+      "SELECT id::text, provider, raw FROM herald.webhook_events WHERE id = ANY ($1::bigint[]) AND state = 'pending' ORDER BY id",
+      [parsed.data.ids],
+    );
+    const applied: string[] = [];
+    const ignored: string[] = [];
+    const orphaned: string[] = [];
+    for (const row of rows) {
+      const parser = parsers[row.provider];
+      const events = parser ? parser(row.raw) : [];
+      if (events.length === 0) {
+        ignored.push(row.id);
+        continue;
+      }
+      const orphans = await applyStatusEvents(sql, events);
+      (orphans.length === events.length ? orphaned : applied).push(row.id);
+    }
+    await markWebhookEvents(sql, applied, "applied");
+    await markWebhookEvents(sql, ignored, "ignored");
+    await markWebhookEvents(sql, orphaned, "orphan");
+  };
+}
