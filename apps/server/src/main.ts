@@ -5,7 +5,7 @@ import { loadAccessTable } from "./access/access-table.ts";
 import { EnvError, loadEnv, type Env } from "./env.ts";
 import { createApp } from "./http/app.ts";
 import { createLogger } from "./logger.ts";
-import { configuredProviders } from "./providers/configured-providers.ts";
+import { configureBuckets, configuredProviders } from "./providers/configured-providers.ts";
 import { createSettingsCache, seedPinnedSettings } from "./settings/settings-service.ts";
 import { VERSION } from "./version.ts";
 import { startWorkers, type Workers } from "./workers/worker-runner.ts";
@@ -52,7 +52,16 @@ async function main(): Promise<void> {
   await seedPinnedSettings(database, env);
   const settings = createSettingsCache(database, env);
   await settings.get();
-  const providers = configuredProviders(env, database.pool, settings);
+  const providers = await configuredProviders(env, database.pool, settings, log);
+  await configureBuckets(providers, database.pool, settings);
+  // Settings → Providers changes reach every process within a few seconds.
+  const providerRefresh = setInterval(() => {
+    providers
+      .refresh()
+      .then(() => configureBuckets(providers, database.pool, settings))
+      .catch((error: unknown) => log.warn({ err: error }, "provider refresh failed"));
+  }, 5000);
+  stopping.unshift(async () => clearInterval(providerRefresh));
   const unconfigured = providers.unconfiguredChannels();
   if (unconfigured.length > 0) {
     log.warn({ channels: unconfigured }, `no provider configured for ${unconfigured.join(", ")}: their notifications are deferred`);

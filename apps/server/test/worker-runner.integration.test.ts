@@ -15,17 +15,12 @@ describe("the worker runner", () => {
     testDatabase = await createTestDatabase(inject("templateUrl"));
     database = openDatabase(testDatabase.url);
   });
-  function workerDeps() {
+  async function workerDeps() {
     const env = loadEnv({ DATABASE_URL: testDatabase.url });
     const settings = createSettingsCache(database, env);
-    return {
-      databaseUrl: testDatabase.url,
-      database,
-      env,
-      settings,
-      providers: configuredProviders(env, database.pool, settings),
-      log: pino({ level: "silent" }),
-    };
+    await settings.get();
+    const log = pino({ level: "silent" });
+    return { databaseUrl: testDatabase.url, database, env, settings, providers: await configuredProviders(env, database.pool, settings, log), log };
   }
 
   afterAll(async () => {
@@ -38,7 +33,7 @@ describe("the worker runner", () => {
     let started!: () => void;
     const jobStarted = new Promise<void>((resolve) => (started = resolve));
     const workers = await startWorkers({
-      ...workerDeps(),
+      ...(await workerDeps()),
       extraTasks: {
         slow_job: async () => {
           events.push("started");
@@ -68,7 +63,7 @@ describe("the worker runner", () => {
         { id: "live", memberId: member.id, expiresAt: new Date(Date.now() + 60_000) },
       ],
     });
-    const workers = await startWorkers(workerDeps());
+    const workers = await startWorkers(await workerDeps());
     await quickAddJob({ connectionString: testDatabase.url }, "prune_sessions", {});
     const deadline = Date.now() + 20_000;
     while ((await database.prisma.session.count()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

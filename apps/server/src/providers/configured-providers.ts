@@ -1,35 +1,75 @@
-import { CHANNELS, type Channel } from "@herald/core";
-import type { Sql, StatusEvent } from "@herald/db";
+import type { Channel } from "@herald/core";
+import { configureBucket, type Sql, type StatusEvent } from "@herald/db";
+import type { Logger } from "pino";
 import type { Env } from "../env.ts";
 import type { SettingsCache } from "../settings/settings-service.ts";
-import { createProviderRegistry, type ChannelRoute, type ProviderRegistry } from "./provider-registry.ts";
+import { SecretBox } from "./credentials/secret-box.ts";
+import { createLiveRegistry, type LiveRegistry, type ProviderFactories } from "./live-registry.ts";
+import type { Provider } from "./provider.ts";
+import { DEFAULT_RATE_PER_SECOND } from "./provider-kinds.ts";
 import { createSandboxProvider } from "./sandbox/sandbox-provider.ts";
+import { createWebhookProvider } from "./webhook/webhook-provider.ts";
+
+/** The adapters for each kind of provider. */
+export const PROVIDER_FACTORIES: ProviderFactories = {
+  webhook: (spec) =>
+    createWebhookProvider({
+      name: spec.name,
+      channel: spec.channel,
+      url: String(spec.settings.url),
+      allowedHosts: (spec.settings.allowedHosts as string[] | undefined) ?? [],
+      signingSecret: spec.secrets.signingSecret ?? "",
+    }),
+};
+
+/** The sandbox for a channel: records messages, answers like the real services' test identities. */
+export function sandboxProvider(channel: Channel, sql: Sql, settings: SettingsCache): Provider {
+  const setting = (key: string) => settings.current().get(key) as number;
+  return createSandboxProvider(channel, {
+    sql,
+    faults: () => ({
+      failureRate: setting(`sandbox.${channel}.failureRate`),
+      throttleRate: setting(`sandbox.${channel}.throttleRate`),
+      latencyMs: setting(`sandbox.${channel}.latencyMs`),
+    }),
+    deliveryDelayMs: () => setting("sandbox.deliveryDelayMs"),
+    scheduleStatusEvents: (events, delayMs) => scheduleStatusEvents(sql, events, delayMs),
+  });
+}
 
 /**
- * The providers this process sends through. In development, a channel with no credentials uses
- * the sandbox; in production it never does: the channel stays unconfigured, its notifications
- * defer, and /readyz and the dashboard say so.
+ * The providers this process sends through: environment variables, then Settings → Providers;
+ * in development a channel with neither uses the sandbox, in production it stays unconfigured
+ * (its notifications defer, and /readyz and the dashboard say so).
  */
-export function configuredProviders(env: Env, sql: Sql, settings: SettingsCache): ProviderRegistry {
-  const routes: Partial<Record<Channel, ChannelRoute>> = {};
-  if (env.HERALD_MODE === "development") {
-    const setting = (key: string) => settings.current().get(key) as number;
-    for (const channel of CHANNELS) {
-      routes[channel] = {
-        primary: createSandboxProvider(channel, {
-          sql,
-          faults: () => ({
-            failureRate: setting(`sandbox.${channel}.failureRate`),
-            throttleRate: setting(`sandbox.${channel}.throttleRate`),
-            latencyMs: setting(`sandbox.${channel}.latencyMs`),
-          }),
-          deliveryDelayMs: () => setting("sandbox.deliveryDelayMs"),
-          scheduleStatusEvents: (events, delayMs) => scheduleStatusEvents(sql, events, delayMs),
-        }),
-      };
+export async function configuredProviders(
+  env: Env,
+  sql: Sql,
+  settings: SettingsCache,
+  log: Logger,
+  factories: ProviderFactories = PROVIDER_FACTORIES,
+): Promise<LiveRegistry> {
+  return createLiveRegistry({
+    env,
+    sql,
+    box: env.HERALD_SECRET_KEY ? new SecretBox(env.HERALD_SECRET_KEY) : null,
+    factories,
+    sandbox: (channel) => sandboxProvider(channel, sql, settings),
+    log,
+  });
+}
+
+/** Sizes every provider's token bucket: configured rates, the sandbox's from its setting. */
+export async function configureBuckets(registry: LiveRegistry, sql: Sql, settings: SettingsCache): Promise<void> {
+  const sandboxRate = (await settings.get()).get("providers.sandboxRatePerSecond") as number;
+  for (const channel of ["push", "email", "sms"] as const) {
+    const route = registry.route(channel);
+    for (const provider of route ? [route.primary, ...(route.secondary ? [route.secondary] : [])] : []) {
+      const spec = registry.specs().find((s) => s.name === provider.name);
+      const rate = spec ? Number(spec.settings.ratePerSecond ?? DEFAULT_RATE_PER_SECOND[spec.kind] ?? 50) : sandboxRate;
+      await configureBucket(sql, provider.name, rate, Math.max(1, rate));
     }
   }
-  return createProviderRegistry(routes);
 }
 
 /** One job per batch of callbacks, due when the provider would have called back. */

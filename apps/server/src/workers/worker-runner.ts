@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { CHANNELS, DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
-import { beat, configureBucket, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
+import { beat, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
@@ -47,16 +47,6 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const sql = database.pool;
   await settings.get();
   const setting = <T>(key: string) => settings.current().get(key) as T;
-
-  for (const channel of CHANNELS) {
-    const route = providers.route(channel);
-    for (const provider of route ? [route.primary, ...(route.secondary ? [route.secondary] : [])] : []) {
-      if (provider.name.startsWith("sandbox-")) {
-        const rate = setting<number>("providers.sandboxRatePerSecond");
-        await configureBucket(sql, provider.name, rate, Math.max(1, rate));
-      }
-    }
-  }
 
   const breakers = new BreakerBook(sql, () => ({
     failureThreshold: setting<number>("providers.breakerFailureThreshold"),

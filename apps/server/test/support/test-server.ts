@@ -11,7 +11,7 @@ import { createApp } from "../../src/http/app.ts";
 import type { WorkerState } from "../../src/http/health.ts";
 import { hashToken, newToken } from "../../src/auth/tokens.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { configuredProviders } from "../../src/providers/configured-providers.ts";
+import { configureBuckets, configuredProviders } from "../../src/providers/configured-providers.ts";
 import type { ProviderRegistry } from "../../src/providers/provider-registry.ts";
 import { createSettingsCache, type SettingsCache } from "../../src/settings/settings-service.ts";
 import { startWorkers, type Workers } from "../../src/workers/worker-runner.ts";
@@ -56,9 +56,10 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
     env = loadEnv({ HERALD_LOG_LEVEL: "silent", DATABASE_URL: testDatabase.url, ...options.env });
     settings = createSettingsCache(database, env, 0);
     await settings.get();
-    const defaults = configuredProviders(env, database.pool, settings);
-    const providers = options.providers ? options.providers(defaults) : defaults;
     const log = pino({ level: process.env.HERALD_TEST_LOG ?? "silent" });
+    const defaults = await configuredProviders(env, database.pool, settings, log);
+    await configureBuckets(defaults, database.pool, settings);
+    const providers = options.providers ? options.providers(defaults) : defaults;
     if (options.withWorkers) {
       workers = await startWorkers({ databaseUrl: testDatabase.url, database, env, settings, providers, log });
     }
