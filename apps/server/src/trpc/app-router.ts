@@ -2,6 +2,7 @@ import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { deadLettersRouter } from "./routers/dead-letters.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { providersRouter } from "./routers/providers.ts";
 import { sandboxRouter } from "./routers/sandbox.ts";
 import { authRouter } from "./routers/auth.ts";
 import { membersRouter } from "./routers/members.ts";
@@ -21,6 +22,7 @@ export const appRouter = router({
   deadLetters: deadLettersRouter,
   notifications: notificationsRouter,
   sandbox: sandboxRouter,
+  providers: providersRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

@@ -17,7 +17,7 @@ export interface AppServices {
   version: string;
   postgresVersion: string;
   settings: SettingsCache;
-  providers: ProviderRegistry;
+  providers: ProviderRegistry & { refresh?: () => Promise<void> };
   /** Wakes this process's outbox pump after an ingest (a no-op when it runs no workers). */
   nudgePump: () => void;
 }
