@@ -34,7 +34,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await shot(admin, "01-first-admin");
     await admin.getByRole("button", { name: "Create admin" }).click();
     await admin.waitForURL(/\/broadcasts$/);
-    await expect.poll(() => admin.getByText(ADMIN.name).first().isVisible()).toBe(true);
+    await expect.poll(() => admin.getByText(ADMIN.name).first().isVisible(), { timeout: 15_000 }).toBe(true);
 
     await admin.getByRole("link", { name: "Settings" }).click();
     await admin.getByRole("link", { name: "Members" }).click();
@@ -50,12 +50,12 @@ describe("first admin, an invited marketer, and their sign-in", () => {
 
     const marketer = await browser.newPage();
     await marketer.goto(inviteUrl);
-    await expect.poll(() => marketer.getByText(MARKETER.email).first().isVisible()).toBe(true);
+    await expect.poll(() => marketer.getByText(MARKETER.email).first().isVisible(), { timeout: 15_000 }).toBe(true);
     await marketer.getByLabel("Name").fill(MARKETER.name);
     await marketer.getByLabel("Password", { exact: true }).fill(MARKETER.password);
     await marketer.getByRole("button", { name: "Accept invite" }).click();
     await marketer.waitForURL(/\/broadcasts$/);
-    await expect.poll(() => marketer.getByText(MARKETER.name).first().isVisible()).toBe(true);
+    await expect.poll(() => marketer.getByText(MARKETER.name).first().isVisible(), { timeout: 15_000 }).toBe(true);
     await marketer.getByRole("button", { name: "Sign out" }).click();
     await marketer.waitForURL(/\/sign-in/);
 
@@ -63,12 +63,12 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await marketer.getByLabel("Password").fill(MARKETER.password);
     await marketer.getByRole("button", { name: "Sign in" }).click();
     await marketer.waitForURL(/\/broadcasts$/);
-    await expect.poll(() => marketer.getByText("Marketer", { exact: true }).first().isVisible()).toBe(true);
+    await expect.poll(() => marketer.getByText("Marketer", { exact: true }).first().isVisible(), { timeout: 15_000 }).toBe(true);
     await shot(marketer, "03-marketer-signed-in");
 
     // A marketer does not manage members: the dashboard hides it and the server refuses it.
     await marketer.goto(`${herald.url}/settings/members`);
-    await expect.poll(() => marketer.getByRole("button", { name: "Invite member" }).count()).toBe(0);
+    await expect.poll(() => marketer.getByRole("button", { name: "Invite member" }).count(), { timeout: 15_000 }).toBe(0);
     const refused = await marketer.evaluate(async () => (await fetch("/trpc/members.list")).status);
     expect(refused).toBe(403);
     await marketer.close();
@@ -80,7 +80,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await page.getByLabel("Email").fill(ADMIN.email);
     await page.getByLabel("Password").fill("not the password at all");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByText("Wrong email or password").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Wrong email or password").isVisible(), { timeout: 15_000 }).toBe(true);
     expect(page.url()).toMatch(/\/sign-in/);
     await shot(page, "04-wrong-password");
     await page.close();

@@ -52,7 +52,7 @@ describe("a worker killed with SIGKILL mid-batch", () => {
     const inFlightAtKill = await count("SELECT count(*) AS n FROM herald.notifications WHERE dispatch_state = 'in_flight'");
     // Wait out the silence, then a new worker frees the dead one's jobs at start.
     await new Promise((r) => setTimeout(r, 2500));
-    startWorker();
+    const second = startWorker();
 
     await eventually(() => count("SELECT count(*) AS n FROM herald.notifications WHERE status = 'pending'"), (n) => n === 0, "every notification to settle", 90_000);
     expect(await count("SELECT count(*) AS n FROM herald.notifications WHERE status <> 'sent'")).toBe(0);
@@ -60,6 +60,9 @@ describe("a worker killed with SIGKILL mid-batch", () => {
     const duplicates = await count("SELECT count(*) - count(DISTINCT notification_id) AS n FROM herald.sandbox_messages");
     // Only a send the provider accepted before the kill but Herald had not yet recorded can repeat.
     expect(duplicates).toBeLessThanOrEqual(inFlightAtKill);
+    // Stopped gracefully, the surviving worker leaves no job locked (the dead one's were freed).
+    second.child.kill("SIGTERM");
+    expect(await second.exit).toBe(0);
     expect(await count("SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL")).toBe(0);
     console.log(`worker crash: ${inFlightAtKill} in flight at the kill, ${duplicates} duplicate sandbox send(s)`);
   });

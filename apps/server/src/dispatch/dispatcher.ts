@@ -11,8 +11,9 @@ import {
   type Sql,
 } from "@herald/db";
 import type { Logger } from "pino";
-import type { OutboundMessage, Provider, ProviderCallResult } from "../providers/provider.ts";
+import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import type { EmailLinks } from "../links/email-links.ts";
 import type { BreakerBook } from "./breaker-book.ts";
 import { renderMessage } from "./render-message.ts";
 
@@ -31,6 +32,8 @@ export interface DispatcherDependencies {
   log: Logger;
   now?: () => Date;
   random?: () => number;
+  /** List-Unsubscribe headers and tracking links for emails; without it emails go out as rendered. */
+  emailLinks?: EmailLinks;
 }
 
 /** How long an unconfigured channel's notifications wait before the next look. */
@@ -56,13 +59,14 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
     policy.defaultTimezone,
   );
   const passed: Array<{ n: ClaimedNotification; message: OutboundMessage; rendered: Record<string, unknown> }> = [];
+  const decorate = channel === "email" ? await deps.emailLinks?.forBatch(claimed) : undefined;
   claimed.forEach((n, i) => {
     const verdict = verdicts[i]!;
     if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
     if (verdict.verdict === "defer") {
       return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
     }
-    const rendered = renderMessage(n, verdict);
+    const rendered = renderMessage(n, verdict, decorate);
     if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason });
     passed.push({ n, message: rendered.message, rendered: rendered.rendered });
   });
@@ -120,7 +124,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
-async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[]): Promise<ProviderCallResult[]> {
+async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[]): Promise<ProviderBatchResult> {
   const started = Date.now();
   try {
     const results = await provider.send(messages);
@@ -136,7 +140,7 @@ async function recordResults(
   deps: DispatcherDependencies,
   provider: Provider,
   notifications: ClaimedNotification[],
-  results: ProviderCallResult[],
+  results: ProviderBatchResult,
   policy: DispatchPolicy,
   now: Date,
   random: () => number,
@@ -187,4 +191,5 @@ async function recordResults(
   await suppressAddresses(deps.sql, suppressions as Parameters<typeof suppressAddresses>[1]);
   await deactivateTokens(deps.sql, invalidTokens);
   for (const result of breakerResults) await deps.breakers.record(provider.name, result, now);
+  await results.afterRecorded?.();
 }

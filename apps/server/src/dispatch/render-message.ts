@@ -1,14 +1,16 @@
 import { InlineContentSchema, renderFailedReason, renderInlineContent, type Channel } from "@herald/core";
 import type { ClaimedNotification, GateVerdict } from "@herald/db";
+import type { EmailDecorator } from "../links/email-links.ts";
 import type { OutboundMessage } from "../providers/provider.ts";
 
 export type RenderOutcome = { ok: true; message: OutboundMessage; rendered: Record<string, unknown> } | { ok: false; reason: string };
 
 /**
  * Renders a claimed notification for its channel. A missing variable dead-letters it with
- * render_failed:<variable> rather than sending "Hello ,".
+ * render_failed:<variable> rather than sending "Hello ,". `decorate` adds an email's
+ * List-Unsubscribe headers and tracking links; `rendered` (what the timeline shows) stays without them.
  */
-export function renderMessage(n: ClaimedNotification, verdict: GateVerdict): RenderOutcome {
+export function renderMessage(n: ClaimedNotification, verdict: GateVerdict, decorate?: EmailDecorator): RenderOutcome {
   if (n.templateKey) return { ok: false, reason: renderFailedReason("template") };
   const content = InlineContentSchema.safeParse(n.content);
   if (!content.success) return { ok: false, reason: "invalid_payload" };
@@ -29,5 +31,5 @@ export function renderMessage(n: ClaimedNotification, verdict: GateVerdict): Ren
     ...(r.title !== undefined ? { title: r.title } : {}),
     ...(r.html !== undefined ? { html: r.html } : {}),
   };
-  return { ok: true, message, rendered: { ...r } };
+  return { ok: true, message: decorate ? decorate(n, message) : message, rendered: { ...r } };
 }

@@ -10,6 +10,11 @@ import { restApi } from "./rest/rest-router.ts";
 import { restErrorHandler, sendError } from "./rest-errors.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { spaRoutes } from "./spa.ts";
+import { sesWebhookRoutes } from "./webhooks/ses-webhook.ts";
+import { twilioWebhookRoutes } from "./webhooks/twilio-webhook.ts";
+import { clientRoutes } from "./client/client-routes.ts";
+import { trackingRoutes } from "./links/tracking-routes.ts";
+import { unsubscribeRoutes } from "./links/unsubscribe-routes.ts";
 
 export interface AppOptions {
   services: AppServices;
@@ -28,6 +33,20 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
   app.use(requestLog(log));
   app.use(securityHeaders({ https: env.publicUrl.protocol === "https:" }));
   app.use(healthRoutes({ database: services.database, workerState, unconfiguredChannels: () => services.providers.unconfiguredChannels() }));
+  // Provider webhooks read their raw bodies themselves (signatures are over the exact bytes).
+  app.use(sesWebhookRoutes(services));
+  app.use(
+    twilioWebhookRoutes(services, {
+      // Every Twilio account Herald sends through may call back: environment and Settings → Providers.
+      authToken: () => [
+        ...(services.env.HERALD_TWILIO_AUTH_TOKEN ? [services.env.HERALD_TWILIO_AUTH_TOKEN] : []),
+        ...(services.providers.specs?.() ?? []).filter((s) => s.kind === "twilio" && s.source === "dashboard").map((s) => s.secrets.authToken ?? ""),
+      ],
+    }),
+  );
+  // Public links in emails: the signed token is the whole authorisation (no cookie, no session).
+  app.use(unsubscribeRoutes(services));
+  app.use(trackingRoutes(services));
 
   app.use(
     "/trpc",
@@ -39,6 +58,8 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
     }),
   );
 
+  // Before /api/v1: the client routes authenticate with per-user tokens, not API keys.
+  app.use("/api/v1/client", clientRoutes(services));
   app.use("/api/v1", restApi(services));
   app.use("/api", (_req, res) => sendError(res, 404, "not_found", "No such API route"));
   app.use(spaRoutes(webDist));

@@ -8,10 +8,39 @@ import { createLiveRegistry, type LiveRegistry, type ProviderFactories } from ".
 import type { Provider } from "./provider.ts";
 import { DEFAULT_RATE_PER_SECOND } from "./provider-kinds.ts";
 import { createSandboxProvider } from "./sandbox/sandbox-provider.ts";
+import { createFcmProvider } from "./fcm/fcm-provider.ts";
+import { createSesProvider } from "./ses/ses-provider.ts";
+import { createTwilioProvider, twilioWebhookUrl } from "./twilio/twilio-provider.ts";
 import { createWebhookProvider } from "./webhook/webhook-provider.ts";
 
-/** The adapters for each kind of provider. */
-export const PROVIDER_FACTORIES: ProviderFactories = {
+/** The adapters for each kind of provider (Twilio needs the public URL for its status callbacks). */
+export const providerFactories = (env: Pick<Env, "publicUrl">): ProviderFactories => ({
+  twilio: (spec) =>
+    createTwilioProvider({
+      name: spec.name,
+      accountSid: spec.secrets.accountSid ?? "",
+      authToken: spec.secrets.authToken ?? "",
+      ...(spec.settings.from ? { from: String(spec.settings.from) } : {}),
+      ...(spec.settings.messagingServiceSid ? { messagingServiceSid: String(spec.settings.messagingServiceSid) } : {}),
+      ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
+      statusCallbackUrl: twilioWebhookUrl(env.publicUrl),
+    }),
+  fcm: (spec) =>
+    createFcmProvider({
+      name: spec.name,
+      serviceAccount: JSON.parse(spec.secrets.serviceAccount ?? "{}") as object,
+      ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
+    }),
+  ses: (spec) =>
+    createSesProvider({
+      name: spec.name,
+      region: String(spec.settings.region),
+      from: String(spec.settings.from),
+      ...(spec.settings.configurationSetName ? { configurationSetName: String(spec.settings.configurationSetName) } : {}),
+      ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
+      accessKeyId: spec.secrets.accessKeyId ?? "",
+      secretAccessKey: spec.secrets.secretAccessKey ?? "",
+    }),
   webhook: (spec) =>
     createWebhookProvider({
       name: spec.name,
@@ -20,7 +49,7 @@ export const PROVIDER_FACTORIES: ProviderFactories = {
       allowedHosts: (spec.settings.allowedHosts as string[] | undefined) ?? [],
       signingSecret: spec.secrets.signingSecret ?? "",
     }),
-};
+});
 
 /** The sandbox for a channel: records messages, answers like the real services' test identities. */
 export function sandboxProvider(channel: Channel, sql: Sql, settings: SettingsCache): Provider {
@@ -47,7 +76,7 @@ export async function configuredProviders(
   sql: Sql,
   settings: SettingsCache,
   log: Logger,
-  factories: ProviderFactories = PROVIDER_FACTORIES,
+  factories: ProviderFactories = providerFactories(env),
 ): Promise<LiveRegistry> {
   return createLiveRegistry({
     env,

@@ -27,6 +27,15 @@ export interface ProviderCallResult {
   invalidTokens?: Array<{ token: string; reason: string }>;
 }
 
+/** A batch's answers, and what the provider wants done once Herald has recorded them. */
+export type ProviderBatchResult = ProviderCallResult[] & {
+  /**
+   * Runs after the outcomes are committed: the sandbox schedules its simulated callbacks here,
+   * so a callback can never arrive before the send it reports on is recorded.
+   */
+  afterRecorded?: () => Promise<void>;
+};
+
 /**
  * A channel's delivery service. `send` never throws for a provider's answer (a throw is a bug and
  * the dispatcher counts it as a retry); it answers one result per message, in order.
@@ -35,5 +44,5 @@ export interface Provider {
   /** Stable name, used for the token bucket, the breaker and the notification row. */
   readonly name: string;
   readonly channel: Channel;
-  send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]>;
+  send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[] | ProviderBatchResult>;
 }

@@ -5,6 +5,9 @@ import { z } from "zod";
 /** Turns one verified raw webhook body into status events (empty: nothing to apply). */
 export type WebhookParser = (raw: string) => StatusEvent[];
 
+/** How long a webhook for an unknown message keeps being retried before it is an orphan. */
+const ORPHAN_GRACE_MS = 5 * 60_000;
+
 const PayloadSchema = z.object({ ids: z.array(z.string().regex(/^\d{1,18}$/)).min(1).max(1000) });
 
 /**
@@ -19,13 +22,15 @@ export function applyWebhookEventsTask(sql: Sql, parsers: Readonly<Record<string
       helpers.logger.error(`apply_webhook_events: malformed payload dropped: ${parsed.error.message}`);
       return;
     }
-    const { rows } = await sql.query<{ id: string; provider: string; raw: string }>(
-      "SELECT id::text, provider, raw FROM herald.webhook_events WHERE id = ANY ($1::bigint[]) AND state = 'pending' ORDER BY id",
-      [parsed.data.ids],
+    const { rows } = await sql.query<{ id: string; provider: string; raw: string; fresh: boolean }>(
+      `SELECT id::text, provider, raw, received_at > now() - make_interval(secs => $2::float8 / 1000) AS fresh
+         FROM herald.webhook_events WHERE id = ANY ($1::bigint[]) AND state = 'pending' ORDER BY id`,
+      [parsed.data.ids, ORPHAN_GRACE_MS],
     );
     const applied: string[] = [];
     const ignored: string[] = [];
     const orphaned: string[] = [];
+    const waiting: string[] = [];
     for (const row of rows) {
       const parser = parsers[row.provider];
       const events = parser ? parser(row.raw) : [];
@@ -34,10 +39,17 @@ export function applyWebhookEventsTask(sql: Sql, parsers: Readonly<Record<string
         continue;
       }
       const orphans = await applyStatusEvents(sql, events);
-      (orphans.length === events.length ? orphaned : applied).push(row.id);
+      if (orphans.length < events.length) applied.push(row.id);
+      // A callback can beat the commit of the send it reports on: look again before calling it an orphan.
+      else (row.fresh ? waiting : orphaned).push(row.id);
     }
     await markWebhookEvents(sql, applied, "applied");
     await markWebhookEvents(sql, ignored, "ignored");
     await markWebhookEvents(sql, orphaned, "orphan");
+    if (waiting.length > 0) {
+      await sql.query("SELECT graphile_worker.add_job('apply_webhook_events', $1::json, run_at := now() + interval '30 seconds')", [
+        JSON.stringify({ ids: waiting }),
+      ]);
+    }
   };
 }

@@ -3,6 +3,7 @@ import { findSessionMember, type Database, type MemberRecord } from "@herald/db"
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Env } from "../env.ts";
+import type { ProviderSpec } from "../providers/provider-kinds.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { SettingsCache } from "../settings/settings-service.ts";
 import { hashToken } from "../auth/tokens.ts";
@@ -17,7 +18,7 @@ export interface AppServices {
   version: string;
   postgresVersion: string;
   settings: SettingsCache;
-  providers: ProviderRegistry & { refresh?: () => Promise<void> };
+  providers: ProviderRegistry & { refresh?: () => Promise<void>; specs?: () => ProviderSpec[] };
   /** Wakes this process's outbox pump after an ingest (a no-op when it runs no workers). */
   nudgePump: () => void;
 }

@@ -6,12 +6,19 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEve
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import { BreakerBook } from "../dispatch/breaker-book.ts";
+import { createEmailLinks } from "../links/email-links.ts";
+import { linkTokensFor } from "../links/link-tokens.ts";
 import type { DispatchPolicy } from "../dispatch/dispatcher.ts";
 import type { Env } from "../env.ts";
 import type { WorkerState } from "../http/health.ts";
+import type { ProviderSpec } from "../providers/provider-kinds.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { SettingsCache } from "../settings/settings-service.ts";
+import { sesStatusEvents } from "../providers/ses/ses-status-events.ts";
+import { twilioStatusEvents } from "../providers/twilio/twilio-status-events.ts";
 import { applyStatusEventsTask } from "../tasks/apply-status-events.ts";
+import { applyWebhookEventsTask } from "../tasks/apply-webhook-events.ts";
+import { reconcileTwilioTask, twilioStatusFetcher } from "../tasks/reconcile-twilio.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
@@ -29,7 +36,7 @@ export interface WorkerOptions {
   database: Database;
   env: Env;
   settings: SettingsCache;
-  providers: ProviderRegistry;
+  providers: ProviderRegistry & { specs?: () => ProviderSpec[] };
   log: Logger;
   /** Tasks beyond the built-in ones (tests add their own). */
   extraTasks?: TaskList;
@@ -61,7 +68,14 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
       defaultTimezone: s.get("workspace.defaultTimezone") as string,
     };
   };
-  const dispatcher = { sql, providers, breakers, policy, log: log.child({ component: "dispatch" }) };
+  const dispatcher = {
+    sql,
+    providers,
+    breakers,
+    policy,
+    log: log.child({ component: "dispatch" }),
+    emailLinks: createEmailLinks({ sql, tokens: linkTokensFor(env, log), publicUrl: env.publicUrl }),
+  };
 
   const poolIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
@@ -101,10 +115,21 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
       taskList: {
         prune_sessions: pruneSessions(database),
         apply_status_events: applyStatusEventsTask(sql),
+        apply_webhook_events: applyWebhookEventsTask(sql, { ses: sesStatusEvents, twilio: twilioStatusEvents }),
+        // Twilio never retries a status callback: messages left in "sent" are looked up.
+        reconcile_twilio: reconcileTwilioTask(sql, async (sid) => {
+          const spec = providers.specs?.().find((s) => s.kind === "twilio");
+          if (!spec) throw new Error("no Twilio account is configured");
+          return twilioStatusFetcher({
+            accountSid: spec.secrets.accountSid ?? "",
+            authToken: spec.secrets.authToken ?? "",
+            ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
+          })(sid);
+        }),
         reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
         ...options.extraTasks,
       },
-      crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1"].join("\n"),
+      crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1", "*/15 * * * * reconcile_twilio ?max=1"].join("\n"),
     }),
   );
 

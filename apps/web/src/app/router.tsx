@@ -2,9 +2,13 @@ import { createBrowserRouter, Navigate } from "react-router";
 import { DashboardLayout } from "./dashboard-layout.tsx";
 import { RequireMember } from "./require-member.tsx";
 import { RouteError } from "./route-error.tsx";
+import { DeadLettersRoute } from "./routes/delivery/dead-letters.tsx";
+import { DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
+import { SandboxOutboxRoute } from "./routes/delivery/sandbox-outbox.tsx";
 import { InviteRoute } from "./routes/invite.tsx";
 import { NotFoundRoute } from "./routes/not-found.tsx";
 import { SectionRoute } from "./routes/section-route.tsx";
+import { ApiKeysRoute } from "./routes/settings/api-keys.tsx";
 import { AuditLogRoute } from "./routes/settings/audit-log.tsx";
 import { GeneralSettingsRoute } from "./routes/settings/general.tsx";
 import { MembersRoute } from "./routes/settings/members.tsx";
@@ -12,6 +16,7 @@ import { SettingsIndex } from "./routes/settings/settings-index.tsx";
 import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
 import { SetupRoute } from "./routes/setup.tsx";
 import { SignInRoute } from "./routes/sign-in.tsx";
+import { UsersRoute } from "./routes/users.tsx";
 import { SetupGate } from "./setup-gate.tsx";
 
 // Sections whose features arrive later; each keeps its place in the navigation meanwhile.
@@ -33,18 +38,6 @@ const sections = [
     title: "Templates",
     purpose: "Write each notification's content per channel, preview it with sample data and publish new versions.",
     emptyTitle: "No templates yet",
-  },
-  {
-    path: "users",
-    title: "Users",
-    purpose: "Look up a user to see their devices, preferences, suppressions and the notifications sent to them.",
-    emptyTitle: "No users to show yet",
-  },
-  {
-    path: "delivery",
-    title: "Delivery",
-    purpose: "Follow notifications through each channel: queued, sent, delivered, deferred or failed, and why.",
-    emptyTitle: "No deliveries to show yet",
   },
   {
     path: "analytics",
@@ -70,12 +63,23 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/broadcasts" replace /> },
               ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              { path: "users", element: <UsersRoute /> },
+              {
+                path: "delivery",
+                element: <DeliveryLayout />,
+                children: [
+                  { index: true, element: <Navigate to="dead-letters" replace /> },
+                  { path: "dead-letters", element: <DeadLettersRoute /> },
+                  { path: "sandbox", element: <SandboxOutboxRoute /> },
+                ],
+              },
               {
                 path: "settings",
                 element: <SettingsLayout />,
                 children: [
                   { index: true, element: <SettingsIndex /> },
                   { path: "members", element: <MembersRoute /> },
+                  { path: "api-keys", element: <ApiKeysRoute /> },
                   { path: "general", element: <GeneralSettingsRoute /> },
                   { path: "audit-log", element: <AuditLogRoute /> },
                 ],

@@ -1,4 +1,5 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const timestamp = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 
 const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -13,6 +14,11 @@ const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 /** "12 Mar 2026, 14:05" in the browser's locale and time zone. */
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
+}
+
+/** "12 Mar 2026, 14:05:33": with seconds, for logs where steps come seconds apart. */
+export function formatTimestamp(iso: string): string {
+  return timestamp.format(new Date(iso));
 }
 
 /** "3 hours ago", "in 6 days"; under a minute reads "just now". */

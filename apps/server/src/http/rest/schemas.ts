@@ -61,15 +61,22 @@ export const DeviceSchema = z
 
 export const ActivitySchema = z
   .object({
-    id: z.string().min(1).max(256).optional(),
+    id: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/, "must be a name like session_completed"),
     properties: z.record(z.string(), z.unknown()).optional(),
     occurredAt: OccurredAtSchema.optional(),
   })
   .strict();
 
+// listUserNotifications' keyset cursor: base64url of "<created_at µs>|<id>". A cursor that is not
+// one is refused rather than silently read as "from the start", which would loop a pager forever.
+const HistoryCursorSchema = z
+  .string()
+  .max(200)
+  .refine((cursor) => /^\d{1,19}\|\d{1,18}$/.test(Buffer.from(cursor, "base64url").toString()), "is not a nextCursor from a previous page");
+
 export const CursorQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: HistoryCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 

@@ -13,7 +13,7 @@ const FORBIDDEN_CONTROL_ALL = new RegExp(FORBIDDEN_CONTROL.source, "g");
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** What is wrong with a JSON value as a whole, at a path such as `data.items[2].name`. */
+/** What is wrong with a JSON value as a whole, at a path such as `data.items.2.name` (as zod names it). */
 export interface JsonProblem {
   /** "" when the value itself (a bare string) is the problem. */
   path: string;
@@ -34,7 +34,7 @@ export function findJsonProblem(value: unknown, path = "", depth = 0): JsonProbl
   if (depth >= MAX_JSON_DEPTH) return { path, message: `must not nest more than ${MAX_JSON_DEPTH} levels deep` };
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const found = findJsonProblem(item, `${path}[${i}]`, depth + 1);
+      const found = findJsonProblem(item, path ? `${path}.${i}` : String(i), depth + 1);
       if (found) return found;
     }
     return null;

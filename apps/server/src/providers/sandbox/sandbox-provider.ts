@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sandboxScript, type Channel } from "@herald/core";
 import { insertSandboxMessages, type Sql, type StatusEvent } from "@herald/db";
-import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult } from "../provider.ts";
 
 /** Fault settings for demos and load tests (the reliability suite has its own wire-level simulator). */
 export interface SandboxFaults {
@@ -30,15 +30,14 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
   return {
     name: `sandbox-${channel}`,
     channel,
-    async send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]> {
+    async send(messages: readonly OutboundMessage[]): Promise<ProviderBatchResult> {
       const started = Date.now();
       const faults = deps.faults();
       const delayMs = deps.deliveryDelayMs();
-      // Callbacks carry the time they "happen", as a provider's own timestamps do.
-      const deliveredAt = () => new Date(Date.now() + faults.latencyMs + delayMs);
       if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
       const accepted: Array<{ message: OutboundMessage; providerMessageId: string; to: string }> = [];
-      const events: StatusEvent[] = [];
+      // Stamped when scheduled, after the sends are recorded: a callback never precedes its send.
+      const events: Array<Omit<StatusEvent, "at">> = [];
       const results = messages.map((message): ProviderCallResult => {
         const latencyMs = () => Date.now() - started;
         const draw = random();
@@ -48,7 +47,7 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
         if (draw < faults.throttleRate + faults.failureRate) {
           return { outcome: { kind: "retry", reason: "sandbox_fault", providerCode: "500" }, latencyMs: latencyMs() };
         }
-        if (channel === "push") return sendPush(message, accepted, events, latencyMs, deliveredAt());
+        if (channel === "push") return sendPush(message, accepted, events, latencyMs);
         const script = sandboxScript(channel, message.to);
         const result: ProviderCallResult = { outcome: { kind: "sent", providerMessageId: "" }, latencyMs: 0 };
         if (script.suppress === "stop") result.suppress = { address: message.to, reason: "stop" };
@@ -65,7 +64,6 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
           events.push({
             providerMessageId,
             kind: later.event,
-            at: deliveredAt(),
             detail: { provider: `sandbox-${channel}`, ...later.detail },
             ...(suppress && suppress !== "stop" ? { suppress } : {}),
             source: `sandbox-${channel}`,
@@ -87,8 +85,14 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
           data: Object.keys(message.data).length ? message.data : null,
         })),
       );
-      if (events.length > 0) await deps.scheduleStatusEvents(events, delayMs);
-      return results;
+      const batch: ProviderBatchResult = results;
+      if (events.length > 0) {
+        batch.afterRecorded = async () => {
+          const at = new Date(Date.now() + delayMs);
+          await deps.scheduleStatusEvents(events.map((e) => ({ ...e, at })), delayMs);
+        };
+      }
+      return batch;
     },
   };
 }
@@ -97,9 +101,8 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
 function sendPush(
   message: OutboundMessage,
   accepted: Array<{ message: OutboundMessage; providerMessageId: string; to: string }>,
-  events: StatusEvent[],
+  events: Array<Omit<StatusEvent, "at">>,
   latencyMs: () => number,
-  deliveredAt: Date,
 ): ProviderCallResult {
   const invalidTokens: Array<{ token: string; reason: string }> = [];
   let anyRetry = false;
@@ -113,7 +116,7 @@ function sendPush(
   if (delivered) {
     const providerMessageId = `sandbox-${randomUUID()}`;
     accepted.push({ message, providerMessageId, to: delivered });
-    events.push({ providerMessageId, kind: "delivered", at: deliveredAt, detail: { provider: "sandbox-push" }, source: "sandbox-push" });
+    events.push({ providerMessageId, kind: "delivered", detail: { provider: "sandbox-push" }, source: "sandbox-push" });
     return { outcome: { kind: "sent", providerMessageId }, latencyMs: latencyMs(), invalidTokens };
   }
   if (anyRetry) return { outcome: { kind: "retry", reason: "unavailable", providerCode: "UNAVAILABLE" }, latencyMs: latencyMs(), invalidTokens };

@@ -2,6 +2,11 @@ import type { ReactNode } from "react";
 
 export type BadgeTone = "neutral" | "accent" | "success" | "warning" | "danger" | "info";
 
-export function Badge({ tone = "neutral", children }: { tone?: BadgeTone; children: ReactNode }) {
-  return <span className={`badge badge-${tone}`}>{children}</span>;
+/** `title` explains the badge on hover: what a status means, what a scope allows. */
+export function Badge({ tone = "neutral", title, children }: { tone?: BadgeTone; title?: string; children: ReactNode }) {
+  return (
+    <span className={`badge badge-${tone}`} title={title}>
+      {children}
+    </span>
+  );
 }

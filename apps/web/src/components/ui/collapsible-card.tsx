@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { classNames } from "../../lib/class-names.ts";
 
 /** A card for reference material: closed, it is one line; the native <details> keeps it accessible. */
 export function CollapsibleCard({
@@ -24,7 +23,7 @@ export function CollapsibleCard({
         </span>
         <span className="expand-chevron" aria-hidden="true" />
       </summary>
-      <div className={classNames(flush ? "card-body-flush" : "card-body")}>{children}</div>
+      <div className={flush ? "card-body-flush" : "card-body"}>{children}</div>
     </details>
   );
 }

@@ -1,6 +1,9 @@
 import { classNames } from "../../lib/class-names.ts";
 
-/** The chevron that opens a table row's details; `controls` is the id of the details row. */
+/**
+ * The chevron that opens a table row's details; `controls` is the id of the details row, which
+ * is only rendered while open (so only then does the button point at it).
+ */
 export function ExpandButton({
   expanded,
   onToggle,
@@ -18,7 +21,7 @@ export function ExpandButton({
       type="button"
       className={classNames("expand-button", expanded && "expanded")}
       aria-expanded={expanded}
-      aria-controls={controls}
+      aria-controls={expanded ? controls : undefined}
       aria-label={label}
       onClick={onToggle}
     >

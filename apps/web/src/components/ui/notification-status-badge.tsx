@@ -4,7 +4,7 @@ import {
   parseNotificationStatus,
   type NotificationStatus,
 } from "../../lib/notification-statuses.ts";
-import type { BadgeTone } from "./badge.tsx";
+import { Badge, type BadgeTone } from "./badge.tsx";
 
 // Red for every way a notification did not arrive, amber for a deliberate skip, grey for not
 // decided yet or withdrawn; so a column of badges reads at a glance.
@@ -24,8 +24,8 @@ export function NotificationStatusBadge({ status }: { status: string }) {
   const known = parseNotificationStatus(status);
   const tone = known ? tones[known] : "neutral";
   return (
-    <span className={`badge badge-${tone}`} title={notificationStatusMeaning(status) ?? undefined}>
+    <Badge tone={tone} title={notificationStatusMeaning(status) ?? undefined}>
       {notificationStatusLabel(status)}
-    </span>
+    </Badge>
   );
 }

@@ -7,8 +7,8 @@ const tones: Record<ApiKeyScope, BadgeTone> = { events: "neutral", read: "info",
 
 export function ApiKeyScopeBadge({ scope }: { scope: ApiKeyScope }) {
   return (
-    <span title={`May ${apiKeyScopeGrants(scope)}.`}>
-      <Badge tone={tones[scope]}>{apiKeyScopeLabel(scope)}</Badge>
-    </span>
+    <Badge tone={tones[scope]} title={`May ${apiKeyScopeGrants(scope)}.`}>
+      {apiKeyScopeLabel(scope)}
+    </Badge>
   );
 }

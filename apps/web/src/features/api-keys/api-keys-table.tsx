@@ -46,9 +46,9 @@ export function ApiKeysTable({ keys }: { keys: ApiKey[] }) {
               </td>
               <td>
                 {key.revokedAt ? (
-                  <span title={`Revoked ${formatDateTime(key.revokedAt)}`}>
-                    <Badge tone="danger">Revoked</Badge>
-                  </span>
+                  <Badge tone="danger" title={`Revoked ${formatDateTime(key.revokedAt)}`}>
+                    Revoked
+                  </Badge>
                 ) : (
                   <Badge tone="success">Active</Badge>
                 )}

@@ -9,8 +9,8 @@ export function NewApiKey({ name, secret }: { name: string; secret: string }) {
         value={secret}
         hint={
           <>
-            The key for <strong>{name}</strong>. It will not be shown again: copy it now into your secret store, and
-            send it as <code>Authorization: Bearer …</code>.
+            The key for <strong>{name}</strong>. It will not be shown again: copy it now into your secret store. Send it
+            in the <code>Authorization: Bearer</code> header.
           </>
         }
       />

@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import type { Platform } from "@herald/core";
+import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
+import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
+
+/** Firebase Cloud Messaging through the HTTP v1 API (docs/decisions/0007-fcm-transport.md says why not the SDK's send). */
+export interface FcmConfig {
+  /** Provider name (token bucket, breaker, the notification row), e.g. `fcm-push`. */
+  name: string;
+  /** The service-account JSON document (project_id, client_email, private_key). */
+  serviceAccount: object;
+  /** Overrides https://fcm.googleapis.com (HERALD_FCM_ENDPOINT: a local simulator in tests). */
+  endpoint?: string;
+  /** The platform of a token when Herald knows it: the request then carries only that platform's options. */
+  platformOf?: (token: string) => Platform | undefined;
+}
+
+/** Knobs tests and tuning may turn; the defaults suit production. */
+export interface FcmProviderOptions {
+  /** Requests in flight at once for one `send` (one request per token). */
+  concurrency?: number;
+  /** Gives up on a request after this long; the engine retries the message. */
+  timeoutMs?: number;
+  now?: () => Date;
+}
+
+/** FCM's own limit for one multicast, kept for one user's devices. */
+export const MAX_TOKENS_PER_MESSAGE = 500;
+const DEFAULT_ENDPOINT = "https://fcm.googleapis.com";
+const DEFAULT_CONCURRENCY = 32;
+const DEFAULT_TIMEOUT_MS = 10_000;
+// SENDER_ID_MISMATCH on most of a call's tokens (and on a few at least, so one stale token from
+// another project cannot stop the channel) means Herald holds the wrong project's key.
+const MISMATCH_OUTAGE_MIN_TOKENS = 3;
+
+/** The firebase-admin app of one service account: initialised once per config, then reused. */
+export function firebaseAppFor(name: string, serviceAccount: object): App {
+  const fingerprint = createHash("sha256").update(JSON.stringify(serviceAccount)).digest("hex").slice(0, 16);
+  const appName = `herald:${name}:${fingerprint}`;
+  // cert() copies snake_case fields to camelCase on the object it is given: give it a copy.
+  return getApps().find((app) => app.name === appName) ?? initializeApp({ credential: cert({ ...serviceAccount } as ServiceAccount) }, appName);
+}
+
+function projectIdOf(serviceAccount: object): string {
+  const sa = serviceAccount as { project_id?: unknown; projectId?: unknown };
+  const id = sa.project_id ?? sa.projectId;
+  if (typeof id !== "string" || !/^[a-z0-9-]{1,63}$/.test(id)) throw new Error("the FCM service account has no valid project_id");
+  return id;
+}
+
+/** The v1 request body for one token: exported so tests read what was meant to be sent. */
+export function fcmRequestBody(message: OutboundMessage, token: string, platform: Platform | undefined): object {
+  const critical = message.lane === "critical";
+  const notification = { ...(message.title === undefined ? {} : { title: message.title }), body: message.body };
+  // The notification id doubles as the display tag / collapse id, so a duplicate (a retry after a
+  // timeout FCM had in fact accepted) replaces the first on the device instead of showing twice.
+  const tag = message.data.notification_id ?? message.notificationId;
+  const android = { priority: critical ? "high" : "normal", notification: { tag } };
+  const apns = { headers: { "apns-priority": critical ? "10" : "5", "apns-collapse-id": tag } };
+  const webpush = { headers: { Urgency: critical ? "high" : "normal" }, notification: { tag } };
+  return {
+    message: {
+      token,
+      notification,
+      data: { ...message.data, notification_id: tag },
+      ...(platform === undefined || platform === "android" ? { android } : {}),
+      ...(platform === undefined || platform === "ios" ? { apns } : {}),
+      ...(platform === undefined || platform === "web" ? { webpush } : {}),
+    },
+  };
+}
+
+/**
+ * Push through FCM's HTTP v1 API: one request per token, so one `send` is exactly one attempt
+ * per token (firebase-admin's own send retries 503s and resets up to four times, unseen).
+ * HTTP/1.1 through fetch, with firebase-admin's credential for the OAuth token.
+ */
+export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions = {}): Provider {
+  const projectId = projectIdOf(config.serviceAccount);
+  const app = firebaseAppFor(config.name, config.serviceAccount);
+  const credential = app.options.credential!;
+  const url = `${(config.endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, "")}/v1/projects/${projectId}/messages:send`;
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const now = options.now ?? (() => new Date());
+
+  async function sendToken(accessToken: string, message: OutboundMessage, token: string): Promise<FcmTokenResult> {
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json; charset=utf-8" },
+        body: JSON.stringify(fcmRequestBody(message, token, config.platformOf?.(token))),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return classifyFcmResponse({ status: response.status, body: await response.text(), retryAfter: response.headers.get("retry-after") }, now());
+    } catch (error) {
+      return classifyFcmNetworkError(error);
+    }
+  }
+
+  async function send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]> {
+    const started = performance.now();
+    const latencyMs = () => Math.round(performance.now() - started);
+    const work = messages.flatMap((message, m) => (message.tokens ?? []).slice(0, MAX_TOKENS_PER_MESSAGE).map((token) => ({ m, message, token })));
+    let accessToken = "";
+    if (work.length > 0) {
+      try {
+        // Cached by the credential until shortly before it expires: one token request an hour.
+        accessToken = (await credential.getAccessToken()).access_token;
+      } catch (error) {
+        const outcome = classifyCredentialError(error);
+        return messages.map(() => ({ outcome, latencyMs: latencyMs() }));
+      }
+    }
+    const results = await mapConcurrently(work, concurrency, ({ message, token }) => sendToken(accessToken, message, token));
+
+    const mismatches = results.filter((r) => r.kind === "invalid_token" && r.reason === "sender_id_mismatch").length;
+    const mismatchIsOutage = mismatches >= MISMATCH_OUTAGE_MIN_TOKENS && mismatches * 2 > results.length;
+    const perMessage = messages.map(() => ({ tokens: [] as string[], results: [] as FcmTokenResult[] }));
+    for (const [i, { m, token }] of work.entries()) {
+      perMessage[m]!.tokens.push(token);
+      perMessage[m]!.results.push(results[i]!);
+    }
+    return perMessage.map(({ tokens, results: mine }) => {
+      const { outcome, invalidTokens } = combineTokenResults(tokens, mine, mismatchIsOutage);
+      return { outcome, latencyMs: latencyMs(), ...(invalidTokens.length > 0 ? { invalidTokens } : {}) };
+    });
+  }
+
+  return { name: config.name, channel: "push", send };
+}
+
+/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
