@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { migrate, redactUrl, resolveDatabaseTarget } from "@herald/db";
+import { withDatabase } from "@herald/db/testing";
+import { Logger, runMigrations } from "graphile-worker";
+import pg from "pg";
+import type { BenchEnv } from "./bench-env.ts";
+
+/** The Postgres the bench runs on, and what it is. */
+export interface BenchCluster {
+  /** A URL on the cluster; databases are created beside it. */
+  url: string;
+  description: string;
+  /** `SHOW server_version`. */
+  version: string;
+  settings: Record<string, string>;
+  release(): Promise<void>;
+}
+
+/** A database of one scenario's own. */
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+const REPORTED_SETTINGS = ["shared_buffers", "fsync", "synchronous_commit", "max_connections"];
+
+/** DATABASE_URL's server, or the embedded instance of .herald/bench-pg (started, or attached). */
+export async function startBenchCluster(env: BenchEnv, log: (message: string) => void): Promise<BenchCluster> {
+  const target = await resolveDatabaseTarget({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.embeddedDataDir,
+    runtimeDir: env.pgRuntimeDir,
+    log,
+  });
+  try {
+    const { version, settings } = await withClient(target.url, async (c) => {
+      const version = (await c.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+      const { rows } = await c.query<{ name: string; setting: string; unit: string | null }>(
+        "SELECT name, setting, unit FROM pg_settings WHERE name = ANY ($1)",
+        [REPORTED_SETTINGS],
+      );
+      return { version, settings: Object.fromEntries(rows.map((r) => [r.name, formatSetting(r.setting, r.unit)])) };
+    });
+    return {
+      url: target.url,
+      description: target.embedded ? `embedded (${target.embedded.dataDir})` : redactUrl(target.url),
+      version,
+      settings,
+      release: () => target.release(),
+    };
+  } catch (error) {
+    await target.release();
+    throw error;
+  }
+}
+
+/**
+ * A fresh database named herald_bench_<timestamp>_<random>_<label>, with Herald's migrations
+ * (unless `herald` is false) and graphile-worker's schema installed, as a worker process needs.
+ */
+export async function createBenchDatabase(clusterUrl: string, label: string, options: { herald?: boolean } = {}): Promise<BenchDatabase> {
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const name = `herald_bench_${stamp}_${randomBytes(2).toString("hex")}_${label.replace(/[^a-z0-9]/g, "_")}`;
+  const maintenanceUrl = withDatabase(clusterUrl, "postgres");
+  await withClient(maintenanceUrl, (c) => c.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  const url = withDatabase(clusterUrl, name);
+  if (options.herald !== false) await migrate(url);
+  await runMigrations({ connectionString: url, logger: new Logger(() => () => undefined) });
+  return {
+    name,
+    url,
+    drop: async () => {
+      await withClient(maintenanceUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
+    },
+  };
+}
+
+export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: "herald-bench" });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function formatSetting(setting: string, unit: string | null): string {
+  if (unit === "8kB") return `${Math.round((Number(setting) * 8) / 1024)}MB`;
+  return unit ? `${setting}${unit}` : setting;
+}
+
+/**
+ * Where the cluster's write-ahead log is, in bytes: diff two readings to learn how much a round
+ * wrote (every contender on the cluster alike, full-page images included).
+ */
+export async function walBytes(sql: Pick<pg.Client, "query">): Promise<number> {
+  const { rows } = await sql.query<{ b: string }>("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text AS b");
+  return Number(rows[0]!.b);
+}

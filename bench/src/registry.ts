@@ -1,0 +1,21 @@
+import type { PlannedScenario, Scenario } from "./scenario.ts";
+import { dispatchScenario } from "./scenarios/dispatch.ts";
+import { ingestScenario } from "./scenarios/ingest.ts";
+
+const planned = (name: string, summary: string): PlannedScenario => ({ name, summary, run: null });
+
+/** Every scenario of the benchmark issue, in the order they run; `run: null` ones print "not built". */
+export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
+  ingestScenario,
+  planned("ingest-batch", "POST /api/v1/events/batch vs multi-row INSERT transactions"),
+  planned("emit", "herald.emit inside the caller's transaction vs a plain INSERT in it"),
+  dispatchScenario,
+  planned("dispatch-20ms", "dispatch with 20 ms of provider latency per call"),
+  planned("critical-idle", "critical-lane latency on an idle system"),
+  planned("critical-load", "critical-lane latency behind a bulk backlog"),
+  planned("fanout", "one event to many users and channels"),
+  planned("segment-count", "counting a segment's members"),
+  planned("timeline", "one user's notification history"),
+  planned("charts", "daily rollups behind the dashboard's charts"),
+  planned("memory", "the server's memory over a long run"),
+];

@@ -1,0 +1,16 @@
+import type { Scale } from "./scenario.ts";
+
+/** N per scale: events for ingest, notifications for dispatch. */
+const SIZES = {
+  ingest: { small: 3_000, medium: 20_000, large: 100_000, tiny: 500 },
+  dispatch: { small: 5_000, medium: 50_000, large: 200_000, tiny: 600 },
+} as const;
+
+export function sizeOf(scenario: keyof typeof SIZES, scale: Scale, tiny: boolean): number {
+  return tiny ? SIZES[scenario].tiny : SIZES[scenario][scale];
+}
+
+/** A tenth of a round, at least 100 and at most 5,000 units: enough to warm caches and the JIT. */
+export function warmupSizeOf(size: number): number {
+  return Math.min(5_000, Math.max(100, Math.round(size / 10)));
+}

@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), "herald-bench-"));
+afterAll(() => fs.rmSync(resultsDir, { recursive: true, force: true }));
+
+function runBench(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pnpm", ["bench", ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+interface SummaryJson {
+  median: number;
+  min: number;
+  max: number;
+  samples: number[];
+}
+
+// No timing thresholds: this checks the harness, not Herald's speed (that is `pnpm bench`'s job).
+describe("pnpm bench --scale small --only ingest,dispatch (HERALD_BENCH_TINY=1)", () => {
+  it("runs every selected scenario against its baseline and writes the results file", async () => {
+    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch"], {
+      HERALD_BENCH_TINY: "1",
+      HERALD_BENCH_RESULTS_DIR: resultsDir,
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("Machine: ");
+
+    const file = fs.readdirSync(resultsDir).find((f) => f.endsWith("-small-tiny.json"));
+    expect(file, `no results file in ${resultsDir}: ${fs.readdirSync(resultsDir).join(", ")}`).toBeDefined();
+    expect(fs.existsSync(path.join(resultsDir, file!.replace(/\.json$/, ".md")))).toBe(true);
+    const report = JSON.parse(fs.readFileSync(path.join(resultsDir, file!), "utf8"));
+
+    expect(report.scale).toBe("small");
+    expect(report.tiny).toBe(true);
+    expect(report.machine.cores).toBeGreaterThan(0);
+    expect(report.machine.postgres).toMatch(/^\d+/);
+    expect(report.scenarios.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
+      ["ingest", "ran"],
+      ["dispatch", "ran"],
+    ]);
+    for (const scenario of report.scenarios) {
+      expect(scenario.peakRssMb, scenario.name).toBeGreaterThan(0);
+      expect(scenario.metrics.length, scenario.name).toBeGreaterThan(0);
+      for (const metric of scenario.metrics) {
+        const summaries: SummaryJson[] = [metric.herald, metric.baseline?.summary].filter(Boolean);
+        expect(summaries.length, `${scenario.name} ${metric.metric}`).toBeGreaterThan(0);
+        for (const s of summaries) {
+          for (const value of [s.median, s.min, s.max, ...s.samples]) {
+            expect(Number.isFinite(value) && value > 0, `${scenario.name} ${metric.metric}: ${value}`).toBe(true);
+          }
+        }
+        if (metric.baseline && metric.herald) expect(metric.herald.samples.length).toBeGreaterThanOrEqual(3);
+      }
+    }
+  });
+});

@@ -1,0 +1,5 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: { name: "bench", include: ["test/**/*.test.ts"], testTimeout: 300_000 },
+});
