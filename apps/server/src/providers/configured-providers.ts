@@ -9,6 +9,7 @@ import type { Provider } from "./provider.ts";
 import { DEFAULT_RATE_PER_SECOND } from "./provider-kinds.ts";
 import { createSandboxProvider } from "./sandbox/sandbox-provider.ts";
 import { createFcmProvider } from "./fcm/fcm-provider.ts";
+import { rampedRate } from "./fcm/ramped-rate.ts";
 import { createSesProvider } from "./ses/ses-provider.ts";
 import { createTwilioProvider, twilioWebhookUrl } from "./twilio/twilio-provider.ts";
 import { createWebhookProvider } from "./webhook/webhook-provider.ts";
@@ -88,14 +89,25 @@ export async function configuredProviders(
   });
 }
 
-/** Sizes every provider's token bucket: configured rates, the sandbox's from its setting. */
-export async function configureBuckets(registry: LiveRegistry, sql: Sql, settings: SettingsCache): Promise<void> {
+/** When this process first saw each FCM provider: its cold start ramps from there. */
+const fcmStarts = new Map<string, Date>();
+
+/**
+ * Sizes every provider's token bucket: configured rates, the sandbox's from its setting. FCM
+ * asks for a cold start to ramp up over a minute, so its bucket grows from 10 % (called every
+ * few seconds by the provider refresh).
+ */
+export async function configureBuckets(registry: LiveRegistry, sql: Sql, settings: SettingsCache, now = new Date()): Promise<void> {
   const sandboxRate = (await settings.get()).get("providers.sandboxRatePerSecond") as number;
   for (const channel of ["push", "email", "sms"] as const) {
     const route = registry.route(channel);
     for (const provider of route ? [route.primary, ...(route.secondary ? [route.secondary] : [])] : []) {
       const spec = registry.specs().find((s) => s.name === provider.name);
-      const rate = spec ? Number(spec.settings.ratePerSecond ?? DEFAULT_RATE_PER_SECOND[spec.kind] ?? 50) : sandboxRate;
+      let rate = spec ? Number(spec.settings.ratePerSecond ?? DEFAULT_RATE_PER_SECOND[spec.kind] ?? 50) : sandboxRate;
+      if (spec?.kind === "fcm") {
+        if (!fcmStarts.has(spec.name)) fcmStarts.set(spec.name, now);
+        rate = rampedRate(rate, fcmStarts.get(spec.name)!, now);
+      }
       await configureBucket(sql, provider.name, rate, Math.max(1, rate));
     }
   }
