@@ -1,6 +1,6 @@
+import pg from "pg";
 import { runSingleRowInserts, SINGLE_ROW_INSERT_SCHEMA } from "../../baselines/single-row-insert.ts";
 import { createBenchDatabase, walBytes, withClient } from "../bench-database.ts";
-import pg from "pg";
 import { createAdminApiKey, startHerald, type HeraldProcess } from "../herald-process.ts";
 import { postConcurrently } from "../http-load.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
@@ -37,10 +37,8 @@ async function runIngest(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   try {
     await probe.connect();
     // The pool's users exist already, as they would in a running product.
-    await withClient(db.url, async (c) => {
-      await c.query("INSERT INTO herald.users (external_id) SELECT 'u' || i FROM generate_series(0, $1::int - 1) i", [USER_POOL]);
-      await c.query(SINGLE_ROW_INSERT_SCHEMA);
-    });
+    await probe.query("INSERT INTO herald.users (external_id) SELECT 'u' || i FROM generate_series(0, $1::int - 1) i", [USER_POOL]);
+    await probe.query(SINGLE_ROW_INSERT_SCHEMA);
     const [server, key] = await Promise.all([
       startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase }),
       createAdminApiKey(db.url, ctx.env.childBase),

@@ -171,7 +171,13 @@ END $$;
 
 CREATE FUNCTION herald.ingest_events(p_events jsonb)
 RETURNS TABLE (ord integer, event_id text, outcome text, notification_id bigint, channel text, status text)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- The planner guesses 100 rows for jsonb_array_elements whatever the batch holds, and for a
+-- one-event call it then hashes whole tables (users, events). Per-key index lookups are right
+-- for one event and still cheap for a thousand.
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+AS $$
 #variable_conflict use_column
 DECLARE
   new_events bigint[];

@@ -27,7 +27,7 @@ export interface ClaimedNotification {
  */
 export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string): Promise<ClaimedNotification[]> {
   const { rows } = await sql.query(
-    `UPDATE herald.notifications n SET
+    { name: "herald_claim_batch", text: `UPDATE herald.notifications n SET
         dispatch_state = 'in_flight',
         in_flight_job = $2,
         deferred_ms = n.deferred_ms + CASE WHEN n.deferred_since IS NOT NULL AND n.first_attempt_at IS NOT NULL
@@ -40,8 +40,7 @@ export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string
        AND (n.dispatch_state IN ('queued', 'retry_wait', 'deferred') OR (n.dispatch_state = 'in_flight' AND n.in_flight_job = $2))
     RETURNING n.id::text, n.user_id::text AS user_id, u.external_id, n.type, n.channel, n.category, n.lane, n.content,
               n.template_key, n.vars, n.attempt_count, n.first_attempt_at, n.deferred_ms::float8 AS deferred_ms, n.outage_since,
-              u.id IS NOT NULL AS has_user, u.email, u.phone, u.locale, u.timezone, u.attributes`,
-    [ids, jobId],
+              u.id IS NOT NULL AS has_user, u.email, u.phone, u.locale, u.timezone, u.attributes`, values: [ids, jobId] },
   );
   return rows.map((r) => ({
     id: r.id,

@@ -45,7 +45,7 @@ export async function applyDispatchDecisions(sql: Sql, decisions: readonly Dispa
     outage: d.kind === "outage" || (d.kind === "defer" && (d.outage === true || OUTAGE_DEFERRALS.includes(d.reason))),
   }));
   const { rowCount } = await sql.query(
-    `WITH d AS (
+    { name: "herald_apply_dispatch_decisions", text: `WITH d AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
          id bigint, kind text, reason text, until timestamptz, provider text, address text, rendered jsonb,
          provider_message_id text, provider_code text, latency_ms integer, error text, detail jsonb, outage boolean)
@@ -94,8 +94,7 @@ export async function applyDispatchDecisions(sql: Sql, decisions: readonly Dispa
         ) AS e(type, detail)
         WHERE e.type IS NOT NULL
      )
-     SELECT 1 FROM upd`,
-    [JSON.stringify(rows)],
+     SELECT 1 FROM upd`, values: [JSON.stringify(rows)] },
   );
   return rowCount ?? 0;
 }

@@ -31,14 +31,13 @@ export async function evaluateGates(sql: Sql, tuples: readonly GateTuple[], now:
     address: string | null;
     tokens: string[] | null;
     detail: Record<string, unknown>;
-  }>("SELECT * FROM herald.evaluate_gates($1::bigint[], $2::text[], $3::text[], $4::text[], $5, $6)", [
-    tuples.map((t) => t.userId),
-    tuples.map((t) => t.channel),
-    tuples.map((t) => t.category),
-    tuples.map((t) => t.lane),
-    now,
-    defaultTimezone,
-  ]);
+  }>({
+    // Named, so each connection plans it once rather than on every batch (planning the inlined
+    // function cost as much as running it).
+    name: "herald_evaluate_gates",
+    text: "SELECT * FROM herald.evaluate_gates($1::bigint[], $2::text[], $3::text[], $4::text[], $5, $6)",
+    values: [tuples.map((t) => t.userId), tuples.map((t) => t.channel), tuples.map((t) => t.category), tuples.map((t) => t.lane), now, defaultTimezone],
+  });
   return rows.map((r) => ({
     verdict: r.verdict,
     reason: r.reason,

@@ -49,7 +49,7 @@ export async function applyStatusEvents(sql: Sql, events: readonly StatusEvent[]
       source: e.source ?? "webhook",
     }));
     const { rows: applied } = await sql.query<{ provider_message_id: string }>(
-      `WITH e AS (
+      { name: "herald_apply_status_events", text: `WITH e AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(provider_message_id text, kind text, status text, at timestamptz,
                                                            detail jsonb, suppress text, source text)
        ), upd AS (
@@ -74,8 +74,7 @@ export async function applyStatusEvents(sql: Sql, events: readonly StatusEvent[]
          INSERT INTO herald.notification_events (notification_id, type, at, detail)
          SELECT u.id, u.kind, u.at, u.detail FROM upd u
        )
-       SELECT provider_message_id FROM upd`,
-      [JSON.stringify(rows)],
+       SELECT provider_message_id FROM upd`, values: [JSON.stringify(rows)] },
     );
     for (const row of applied) matched.add(row.provider_message_id);
   }

@@ -30,7 +30,7 @@ export async function ingestEvents(sql: Sql, events: readonly EventInput[]): Pro
     notification_id: string | null;
     channel: string | null;
     status: string | null;
-  }>("SELECT * FROM herald.ingest_events($1::jsonb)", [JSON.stringify(events)]);
+  }>({ name: "herald_ingest_events", text: "SELECT * FROM herald.ingest_events($1::jsonb)", values: [JSON.stringify(events)] });
   const results: IngestResult[] = events.map((e) => ({ eventId: e.eventId, outcome: "unknown_type", notifications: [] }));
   for (const row of rows) {
     const result = results[row.ord - 1]!;

@@ -17,7 +17,7 @@ export async function configureBucket(sql: Sql, provider: string, ratePerSecond:
  * long until the next token when fewer were granted. A provider without a bucket is unpaced.
  */
 export async function takeTokens(sql: Sql, provider: string, wanted: number): Promise<{ granted: number; waitMs: number }> {
-  const { rows } = await sql.query<{ granted: number; wait_ms: number }>("SELECT * FROM herald.take_tokens($1, $2)", [provider, wanted]);
+  const { rows } = await sql.query<{ granted: number; wait_ms: number }>({ name: "herald_take_tokens", text: "SELECT * FROM herald.take_tokens($1, $2)", values: [provider, wanted] });
   const row = rows[0];
   return row ? { granted: row.granted, waitMs: row.wait_ms } : { granted: wanted, waitMs: 0 };
 }

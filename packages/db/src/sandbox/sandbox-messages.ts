@@ -21,11 +21,10 @@ export interface SandboxMessage extends SandboxMessageInput {
 export async function insertSandboxMessages(sql: Sql, messages: readonly SandboxMessageInput[]): Promise<void> {
   if (messages.length === 0) return;
   await sql.query(
-    `INSERT INTO herald.sandbox_messages (notification_id, provider_message_id, channel, recipient, subject, title, body, headers, data)
+    { name: "herald_insert_sandbox_messages", text: `INSERT INTO herald.sandbox_messages (notification_id, provider_message_id, channel, recipient, subject, title, body, headers, data)
      SELECT m.notification_id, m.provider_message_id, m.channel, m.recipient, m.subject, m.title, m.body, m.headers, m.data
        FROM jsonb_to_recordset($1::jsonb) AS m(notification_id bigint, provider_message_id text, channel text, recipient text,
-                                               subject text, title text, body text, headers jsonb, data jsonb)`,
-    [
+                                               subject text, title text, body text, headers jsonb, data jsonb)`, values: [
       JSON.stringify(
         messages.map((m) => ({
           notification_id: m.notificationId,
@@ -39,7 +38,7 @@ export async function insertSandboxMessages(sql: Sql, messages: readonly Sandbox
           data: m.data ?? null,
         })),
       ),
-    ],
+    ] },
   );
 }
 
