@@ -1,4 +1,5 @@
 import type { PlannedScenario, Scenario } from "./scenario.ts";
+import { criticalIdleScenario } from "./scenarios/critical-idle.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
 
@@ -11,7 +12,7 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   planned("emit", "herald.emit inside the caller's transaction vs a plain INSERT in it"),
   dispatchScenario,
   planned("dispatch-20ms", "dispatch with 20 ms of provider latency per call"),
-  planned("critical-idle", "critical-lane latency on an idle system"),
+  criticalIdleScenario,
   planned("critical-load", "critical-lane latency behind a bulk backlog"),
   planned("fanout", "one event to many users and channels"),
   planned("segment-count", "counting a segment's members"),

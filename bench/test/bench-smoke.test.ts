@@ -27,10 +27,16 @@ interface SummaryJson {
   samples: number[];
 }
 
+interface MetricJson {
+  metric: string;
+  baseline: { name: string } | null;
+  verdict: { target: string } | null;
+}
+
 // No timing thresholds: this checks the harness, not Herald's speed (that is `pnpm bench`'s job).
-describe("pnpm bench --scale small --only ingest,dispatch (HERALD_BENCH_TINY=1)", () => {
+describe("pnpm bench --scale small --only ingest,dispatch,critical-idle (HERALD_BENCH_TINY=1)", () => {
   it("runs every selected scenario against its baseline and writes the results file", async () => {
-    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch"], {
+    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch,critical-idle"], {
       HERALD_BENCH_TINY: "1",
       HERALD_BENCH_RESULTS_DIR: resultsDir,
     });
@@ -49,6 +55,7 @@ describe("pnpm bench --scale small --only ingest,dispatch (HERALD_BENCH_TINY=1)"
     expect(report.scenarios.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
       ["ingest", "ran"],
       ["dispatch", "ran"],
+      ["critical-idle", "ran"],
     ]);
     for (const scenario of report.scenarios) {
       expect(scenario.peakRssMb, scenario.name).toBeGreaterThan(0);
@@ -64,5 +71,12 @@ describe("pnpm bench --scale small --only ingest,dispatch (HERALD_BENCH_TINY=1)"
         if (metric.baseline && metric.herald) expect(metric.herald.samples.length).toBeGreaterThanOrEqual(3);
       }
     }
+
+    const critical = report.scenarios.find((s: { name: string }) => s.name === "critical-idle");
+    const byName = new Map<string, MetricJson>(critical.metrics.map((m: MetricJson) => [m.metric, m]));
+    for (const name of ["p50 latency (ms)", "p95 latency (ms)", "max latency (ms)"]) {
+      expect(byName.get(name)?.baseline?.name, name).toBe("graphile-worker add_job → start");
+    }
+    expect(byName.get("p95 latency (ms)")?.verdict?.target).toBe("≤ 250 ms");
   });
 });
