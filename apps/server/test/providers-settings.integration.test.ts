@@ -84,6 +84,12 @@ describe("Settings → Providers", () => {
     const { cookie } = await memberWithSession(server.database, "admin");
     const result = await trpcMutation(server.url, "providers.sendTest", { channel: "sms", to: "+15005550001" }, { cookie });
     expect(result.data).toMatchObject({ provider: "sandbox-sms", outcome: "dead", providerCode: "21211" });
+    // An accepted test message is kept in the sandbox outbox with no notification behind it.
+    // (Email is SES by now: saved above, and this sandbox-less test must not reach AWS.)
+    const sent = await trpcMutation(server.url, "providers.sendTest", { channel: "push", to: "a-device-token" }, { cookie });
+    expect(sent.data).toMatchObject({ provider: "sandbox-push", outcome: "sent" });
+    const { rows } = await server.database.pool.query("SELECT notification_id FROM herald.sandbox_messages WHERE recipient = 'a-device-token'");
+    expect(rows).toEqual([{ notification_id: null }]);
   });
 
   it("lets an operator read providers but not change them", async () => {

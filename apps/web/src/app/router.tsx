@@ -12,6 +12,7 @@ import { ApiKeysRoute } from "./routes/settings/api-keys.tsx";
 import { AuditLogRoute } from "./routes/settings/audit-log.tsx";
 import { GeneralSettingsRoute } from "./routes/settings/general.tsx";
 import { MembersRoute } from "./routes/settings/members.tsx";
+import { ProvidersRoute } from "./routes/settings/providers.tsx";
 import { SettingsIndex } from "./routes/settings/settings-index.tsx";
 import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
 import { SetupRoute } from "./routes/setup.tsx";
@@ -80,6 +81,7 @@ export const router = createBrowserRouter([
                   { index: true, element: <SettingsIndex /> },
                   { path: "members", element: <MembersRoute /> },
                   { path: "api-keys", element: <ApiKeysRoute /> },
+                  { path: "providers", element: <ProvidersRoute /> },
                   { path: "general", element: <GeneralSettingsRoute /> },
                   { path: "audit-log", element: <AuditLogRoute /> },
                 ],

@@ -7,7 +7,9 @@ export type Capability =
   | "apiKeys.manage"
   | "deliveries.read"
   | "deliveries.replay"
-  | "users.history";
+  | "users.history"
+  | "providers.read"
+  | "providers.manage";
 
 export function hasCapability(granted: readonly string[], capability: Capability): boolean {
   return granted.includes(capability);

@@ -27,7 +27,8 @@ export async function insertSandboxMessages(sql: Sql, messages: readonly Sandbox
                                                subject text, title text, body text, headers jsonb, data jsonb)`, values: [
       JSON.stringify(
         messages.map((m) => ({
-          notification_id: m.notificationId,
+          // A "send test" from Settings → Providers has no notification behind it.
+          notification_id: /^\d{1,18}$/.test(m.notificationId) ? m.notificationId : null,
           provider_message_id: m.providerMessageId,
           channel: m.channel,
           recipient: m.recipient,

@@ -21,7 +21,7 @@ export function UnconfiguredChannelsBanner() {
         {`${channels} ${single ? "is" : "are"} not configured: ${single ? "its" : "their"} notifications are deferred.`}
       </p>
       <p className="banner-detail">
-        Set the provider credentials in the server environment to start sending.
+        Configure a provider in Settings → Providers (or the server environment) to start sending.
       </p>
     </div>
   );

@@ -8,7 +8,7 @@ export function SettingsLayout() {
   const visible = settingsSections.filter((section) => section.anyOf.some(can));
   return (
     <>
-      <PageHeader title="Settings" description="Who can sign in, which systems may call the API, how this instance behaves, and a record of what changed." />
+      <PageHeader title="Settings" description="Who can sign in, which systems may call the API, which providers deliver each channel, how this instance behaves, and a record of what changed." />
       <nav className="tabs" aria-label="Settings sections">
         {visible.map((section) => (
           <NavLink key={section.path} to={section.path} className="tab">

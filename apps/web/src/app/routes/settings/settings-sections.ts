@@ -6,6 +6,7 @@ export type SettingsSection = { path: string; label: string; anyOf: Capability[]
 export const settingsSections: SettingsSection[] = [
   { path: "members", label: "Members", anyOf: ["members.manage"] },
   { path: "api-keys", label: "API keys", anyOf: ["apiKeys.manage"] },
+  { path: "providers", label: "Providers", anyOf: ["providers.read", "providers.manage"] },
   { path: "general", label: "General", anyOf: ["settings.read", "settings.manage"] },
   { path: "audit-log", label: "Audit log", anyOf: ["audit.read"] },
 ];
