@@ -38,3 +38,4 @@ export * from "./client/inbox.ts";
 export * from "./client/engagement.ts";
 export * from "./client/link-preferences.ts";
 export * from "./dispatch/lift-suppression.ts";
+export * from "./jobs/enqueue-job.ts";

@@ -1,5 +1,5 @@
 import type { Channel } from "@herald/core";
-import { configureBucket, type Sql, type StatusEvent } from "@herald/db";
+import { configureBucket, enqueueJob, type Sql, type StatusEvent } from "@herald/db";
 import type { Logger } from "pino";
 import type { Env } from "../env.ts";
 import type { SettingsCache } from "../settings/settings-service.ts";
@@ -115,8 +115,5 @@ export async function configureBuckets(registry: LiveRegistry, sql: Sql, setting
 
 /** One job per batch of callbacks, due when the provider would have called back. */
 export async function scheduleStatusEvents(sql: Sql, events: StatusEvent[], delayMs: number): Promise<void> {
-  await sql.query("SELECT graphile_worker.add_job('apply_status_events', $1::json, run_at := now() + make_interval(secs => $2::float8 / 1000))", [
-    JSON.stringify({ events }),
-    delayMs,
-  ]);
+  await enqueueJob(sql, "apply_status_events", { events }, { delayMs });
 }

@@ -1,4 +1,4 @@
-import { applyStatusEvents, markWebhookEvents, type Sql, type StatusEvent } from "@herald/db";
+import { applyStatusEvents, enqueueJob, loadPendingWebhookEvents, markWebhookEvents, type Sql, type StatusEvent } from "@herald/db";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 
@@ -22,11 +22,7 @@ export function applyWebhookEventsTask(sql: Sql, parsers: Readonly<Record<string
       helpers.logger.error(`apply_webhook_events: malformed payload dropped: ${parsed.error.message}`);
       return;
     }
-    const { rows } = await sql.query<{ id: string; provider: string; raw: string; fresh: boolean }>(
-      `SELECT id::text, provider, raw, received_at > now() - make_interval(secs => $2::float8 / 1000) AS fresh
-         FROM herald.webhook_events WHERE id = ANY ($1::bigint[]) AND state = 'pending' ORDER BY id`,
-      [parsed.data.ids, ORPHAN_GRACE_MS],
-    );
+    const rows = await loadPendingWebhookEvents(sql, parsed.data.ids, ORPHAN_GRACE_MS);
     const applied: string[] = [];
     const ignored: string[] = [];
     const orphaned: string[] = [];
@@ -47,9 +43,7 @@ export function applyWebhookEventsTask(sql: Sql, parsers: Readonly<Record<string
     await markWebhookEvents(sql, ignored, "ignored");
     await markWebhookEvents(sql, orphaned, "orphan");
     if (waiting.length > 0) {
-      await sql.query("SELECT graphile_worker.add_job('apply_webhook_events', $1::json, run_at := now() + interval '30 seconds')", [
-        JSON.stringify({ ids: waiting }),
-      ]);
+      await enqueueJob(sql, "apply_webhook_events", { ids: waiting }, { delayMs: 30_000 });
     }
   };
 }

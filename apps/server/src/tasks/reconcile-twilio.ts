@@ -1,4 +1,4 @@
-import { markWebhookEvents, recordWebhookEvent, withTransaction, type Sql } from "@herald/db";
+import { enqueueJob, listOverdueTwilioMessages, markWebhookEvents, recordWebhookEvent, withTransaction, type Sql } from "@herald/db";
 import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { z } from "zod";
@@ -35,22 +35,6 @@ const PayloadSchema = z
   })
   .default({});
 
-// Overdue: still `sent`, and neither looked up before nor already reported terminal by a callback
-// that is waiting for its job. Each message is looked up once: a carrier that never reports
-// delivery leaves it `sent` at Twilio too, and asking again would not change that.
-const OVERDUE_SQL = `
-  SELECT n.provider_message_id AS sid FROM herald.notifications n
-   WHERE n.channel = 'sms' AND n.provider LIKE 'twilio%' AND n.status = 'sent'
-     AND n.provider_message_id IS NOT NULL
-     AND n.sent_at < now() - make_interval(secs => $1::float8 / 1000)
-     AND n.sent_at > now() - make_interval(secs => $2::float8 / 1000)
-     AND NOT EXISTS (
-       SELECT 1 FROM herald.webhook_events w
-        WHERE w.provider = 'twilio' AND w.provider_message_id = n.provider_message_id
-          AND (w.event_key LIKE '%:reconciled' OR w.kind IN ('delivered', 'undelivered', 'failed', 'read')))
-   ORDER BY n.sent_at
-   LIMIT $3`;
-
 /**
  * Twilio sends each status callback once and never retries it: a callback lost to an outage of
  * ours leaves a message `sent` for good. This task asks Twilio for the status of overdue messages
@@ -69,15 +53,15 @@ export function reconcileTwilioTask(sql: pg.Pool, fetchStatus: TwilioStatusFetch
     }
     const age = parsed.data.olderThanSeconds === undefined ? olderThanMs : parsed.data.olderThanSeconds * 1000;
     const limit = parsed.data.limit ?? options.limit ?? 500;
-    const { rows } = await sql.query<{ sid: string }>(OVERDUE_SQL, [age, maxAgeMs, limit]);
-    if (rows.length === 0) return;
+    const sids = await listOverdueTwilioMessages(sql, age, maxAgeMs, limit);
+    if (sids.length === 0) return;
 
     const answers: Array<{ sid: string; status: string; errorCode: string | null }> = [];
     let failures = 0;
     let next = 0;
     const lane = async () => {
-      while (next < rows.length) {
-        const { sid } = rows[next++]!;
+      while (next < sids.length) {
+        const sid = sids[next++]!;
         try {
           answers.push({ sid, ...(await fetchStatus(sid)) });
         } catch (error) {
@@ -87,10 +71,10 @@ export function reconcileTwilioTask(sql: pg.Pool, fetchStatus: TwilioStatusFetch
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(concurrency, sids.length) }, lane));
 
     const queued = await recordAnswers(sql, answers);
-    helpers.logger.info(`reconcile_twilio: ${rows.length} overdue, ${answers.length} looked up, ${queued} to apply, ${failures} failed`);
+    helpers.logger.info(`reconcile_twilio: ${sids.length} overdue, ${answers.length} looked up, ${queued} to apply, ${failures} failed`);
   };
 }
 
@@ -108,7 +92,7 @@ async function recordAnswers(pool: pg.Pool, answers: ReadonlyArray<{ sid: string
     await markWebhookEvents(tx, ignored, "ignored");
     // apply_webhook_events takes at most 1,000 ids per job.
     for (let i = 0; i < toApply.length; i += 1000) {
-      await tx.query("SELECT graphile_worker.add_job('apply_webhook_events', $1::json)", [JSON.stringify({ ids: toApply.slice(i, i + 1000) })]);
+      await enqueueJob(tx, "apply_webhook_events", { ids: toApply.slice(i, i + 1000) });
     }
     return toApply.length;
   });

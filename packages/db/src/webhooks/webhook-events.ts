@@ -43,3 +43,43 @@ export async function listOrphanWebhooks(sql: Sql, limit: number): Promise<Orpha
   );
   return rows.map((r) => ({ id: r.id, provider: r.provider, kind: r.kind, providerMessageId: r.provider_message_id, receivedAt: r.received_at }));
 }
+
+export interface PendingWebhookEvent {
+  id: string;
+  provider: string;
+  raw: string;
+  /** Received within the grace period: an unknown message id may still be a send not yet committed. */
+  fresh: boolean;
+}
+
+/** The recorded webhooks among `ids` still waiting to be applied, oldest first. */
+export async function loadPendingWebhookEvents(sql: Sql, ids: readonly string[], graceMs: number): Promise<PendingWebhookEvent[]> {
+  const { rows } = await sql.query<PendingWebhookEvent>(
+    `SELECT id::text, provider, raw, received_at > now() - make_interval(secs => $2::float8 / 1000) AS fresh
+       FROM herald.webhook_events WHERE id = ANY ($1::bigint[]) AND state = 'pending' ORDER BY id`,
+    [ids, graceMs],
+  );
+  return rows;
+}
+
+// Overdue: still `sent`, and neither looked up before nor already reported terminal by a callback
+// that is waiting for its job. Each message is looked up once: a carrier that never reports
+// delivery leaves it `sent` at Twilio too, and asking again would not change that.
+/** Twilio message SIDs whose status callback is overdue (Twilio never retries callbacks). */
+export async function listOverdueTwilioMessages(sql: Sql, olderThanMs: number, maxAgeMs: number, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ sid: string }>(
+    `SELECT n.provider_message_id AS sid FROM herald.notifications n
+      WHERE n.channel = 'sms' AND n.provider LIKE 'twilio%' AND n.status = 'sent'
+        AND n.provider_message_id IS NOT NULL
+        AND n.sent_at < now() - make_interval(secs => $1::float8 / 1000)
+        AND n.sent_at > now() - make_interval(secs => $2::float8 / 1000)
+        AND NOT EXISTS (
+          SELECT 1 FROM herald.webhook_events w
+           WHERE w.provider = 'twilio' AND w.provider_message_id = n.provider_message_id
+             AND (w.event_key LIKE '%:reconciled' OR w.kind IN ('delivered', 'undelivered', 'failed', 'read')))
+      ORDER BY n.sent_at
+      LIMIT $3`,
+    [olderThanMs, maxAgeMs, limit],
+  );
+  return rows.map((r) => r.sid);
+}

@@ -1,4 +1,4 @@
-import { recordWebhookEvent, withTransaction } from "@herald/db";
+import { enqueueJob, recordWebhookEvent, withTransaction } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { sesEventKind, sesEventOf } from "../../providers/ses/ses-status-events.ts";
 import type { AppServices } from "../../trpc/context.ts";
@@ -115,7 +115,7 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
               providerMessageId: event.mail.messageId,
               raw,
             });
-            if (row) await tx.query("SELECT graphile_worker.add_job('apply_webhook_events', $1::json)", [JSON.stringify({ ids: [row.id] })]);
+            if (row) await enqueueJob(tx, "apply_webhook_events", { ids: [row.id] });
             return row;
           });
           if (!recorded) log.debug(context, "ses webhook: duplicate delivery ignored");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { liftSuppression, markWebhookEvents, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
+import { enqueueJob, liftSuppression, markWebhookEvents, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from "express";
 import twilio from "twilio";
 import { twilioWebhookUrl } from "../../providers/twilio/twilio-provider.ts";
@@ -104,7 +104,7 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
           });
           if (!row) return null;
           if (events.length > 0) {
-            await tx.query("SELECT graphile_worker.add_job('apply_webhook_events', $1::json)", [JSON.stringify({ ids: [row.id] })]);
+            await enqueueJob(tx, "apply_webhook_events", { ids: [row.id] });
           } else {
             await markWebhookEvents(tx, [row.id], "ignored");
           }
