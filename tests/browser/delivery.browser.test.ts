@@ -3,9 +3,9 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
+import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
 
-const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery staple" };
 // Sandbox identities (docs: the Test identities card): an email that bounces, a number Twilio rejects.
 const BOUNCING_EMAIL = "bounce@simulator.amazonses.com";
 const INVALID_NUMBER = "+15005550001";
@@ -42,12 +42,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
 
   it("creates an API key, sends an event with it, and follows the SMS to the dead letters and the email to a bounce", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(herald.url);
-    await page.waitForURL(/\/setup$/);
-    await page.getByLabel("Name").fill(ADMIN.name);
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
-    await page.getByLabel("Confirm password").fill(ADMIN.password);
+    await fillFirstAdminForm(page, herald.url);
     await page.getByRole("button", { name: "Create admin" }).click();
     await page.waitForURL(/\/broadcasts$/);
 

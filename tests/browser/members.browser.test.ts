@@ -3,9 +3,9 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
+import { ADMIN, fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
 
-const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery staple" };
 const MARKETER = { name: "Mia Marketer", email: "mia@example.com", password: "mia's own long passphrase" };
 
 describe("first admin, an invited marketer, and their sign-in", () => {
@@ -25,12 +25,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
 
   it("creates the first admin, invites a marketer, and the marketer signs in", async () => {
     const admin = await browser.newPage();
-    await admin.goto(herald.url);
-    await admin.waitForURL(/\/setup$/);
-    await admin.getByLabel("Name").fill(ADMIN.name);
-    await admin.getByLabel("Email").fill(ADMIN.email);
-    await admin.getByLabel("Password", { exact: true }).fill(ADMIN.password);
-    await admin.getByLabel("Confirm password").fill(ADMIN.password);
+    await fillFirstAdminForm(admin, herald.url);
     await shot(admin, "01-first-admin");
     await admin.getByRole("button", { name: "Create admin" }).click();
     await admin.waitForURL(/\/broadcasts$/);

@@ -3,9 +3,9 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
+import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
 
-const ADMIN = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery staple" };
 const OPERATOR = { name: "Otto Operator", email: "otto@example.com", password: "otto's own long passphrase" };
 // Sandbox identities (the Test identities card): a number Twilio rejects, an address SES accepts.
 const INVALID_NUMBER = "+15005550001";
@@ -42,12 +42,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
 
   it("warns about HERALD_SECRET_KEY, shows the refusal to store SES credentials, and sends tests through the sandbox", async () => {
     admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await admin.goto(herald.url);
-    await admin.waitForURL(/\/setup$/);
-    await admin.getByLabel("Name").fill(ADMIN.name);
-    await admin.getByLabel("Email").fill(ADMIN.email);
-    await admin.getByLabel("Password", { exact: true }).fill(ADMIN.password);
-    await admin.getByLabel("Confirm password").fill(ADMIN.password);
+    await fillFirstAdminForm(admin, herald.url);
     await admin.getByRole("button", { name: "Create admin" }).click();
     await admin.waitForURL(/\/broadcasts$/);
 

@@ -1,10 +1,10 @@
 import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { ChannelBadge } from "../../components/ui/channel-badge.tsx";
 import { ExpandButton } from "../../components/ui/expand-button.tsx";
+import { ReasonCell } from "../../components/ui/reason-cell.tsx";
 import { RelativeTime } from "../../components/ui/relative-time.tsx";
 import type { DeadLetter } from "../../lib/api-types.ts";
 import { channelLabel } from "../../lib/channels.ts";
-import { describeReason } from "../../lib/describe-reason.ts";
 import { DeadLetterDetails } from "./dead-letter-details.tsx";
 
 type Selection = { selected: ReadonlySet<string>; onChange: (selected: ReadonlySet<string>) => void };
@@ -88,16 +88,7 @@ export function DeadLettersTable({ deadLetters, selection }: { deadLetters: Dead
                   <td>
                     <ChannelBadge channel={deadLetter.channel} />
                   </td>
-                  <td className="cell-reason">
-                    {deadLetter.reason ? (
-                      <>
-                        <span className="reason-text">{describeReason(deadLetter.reason)}</span>
-                        <code className="reason-code">{deadLetter.reason}</code>
-                      </>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
+                  <ReasonCell reason={deadLetter.reason} />
                   <td className="cell-number">{deadLetter.attempts}</td>
                 </tr>
                 {isExpanded && (

@@ -2,9 +2,9 @@ import { Fragment, useId, useState } from "react";
 import { ChannelBadge } from "../../components/ui/channel-badge.tsx";
 import { ExpandButton } from "../../components/ui/expand-button.tsx";
 import { NotificationStatusBadge } from "../../components/ui/notification-status-badge.tsx";
+import { ReasonCell } from "../../components/ui/reason-cell.tsx";
 import type { UserNotification } from "../../lib/api-types.ts";
 import { channelLabel } from "../../lib/channels.ts";
-import { describeReason } from "../../lib/describe-reason.ts";
 import { formatDateTime, formatRelative } from "../../lib/format-date.ts";
 import { dispatchStateLabel } from "./dispatch-states.ts";
 import { NotificationDetails } from "./notification-details.tsx";
@@ -74,16 +74,7 @@ export function UserHistoryTable({ notifications }: { notifications: UserNotific
                       <span className="cell-sub">{dispatchStateLabel(notification.dispatchState)}</span>
                     )}
                   </td>
-                  <td className="cell-reason">
-                    {notification.reason ? (
-                      <>
-                        <span className="reason-text">{describeReason(notification.reason)}</span>
-                        <code className="reason-code">{notification.reason}</code>
-                      </>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
+                  <ReasonCell reason={notification.reason} />
                   <td className="cell-number">{notification.attempts}</td>
                 </tr>
                 {isExpanded && (
