@@ -2,12 +2,9 @@ import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadAccessTable } from "../src/access/access-table.ts";
 import { clientRoutes } from "../src/http/client/client-routes.ts";
 import { restErrorHandler, sendError } from "../src/http/rest-errors.ts";
-import { createProviderRegistry } from "../src/providers/provider-registry.ts";
 import type { AppServices } from "../src/trpc/context.ts";
 import { withoutWrites } from "./support/table-snapshot.ts";
 import { useTestServer } from "./support/test-server.ts";
@@ -44,17 +41,7 @@ describe("the client API", () => {
   }
 
   beforeAll(async () => {
-    const services: AppServices = {
-      database: server.database,
-      env: server.env,
-      log: pino({ level: "silent" }),
-      access: loadAccessTable(),
-      version: "test",
-      postgresVersion: "test",
-      settings: server.settings,
-      providers: createProviderRegistry({}),
-      nudgePump: () => undefined,
-    };
+    const services = server.services;
     base = await mount(services);
     offBase = await mount({ ...services, env: { ...server.env, HERALD_CLIENT_SECRET: undefined } });
     await server.database.pool.query("INSERT INTO herald.categories (key, label) VALUES ('news', 'News')");

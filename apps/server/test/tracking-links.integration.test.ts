@@ -2,16 +2,12 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { ClaimedNotification, GateVerdict } from "@herald/db";
 import express from "express";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadAccessTable } from "../src/access/access-table.ts";
 import { renderMessage } from "../src/dispatch/render-message.ts";
 import { PIXEL_GIF, trackingRoutes } from "../src/http/links/tracking-routes.ts";
 import { restErrorHandler } from "../src/http/rest-errors.ts";
 import { createEmailLinks } from "../src/links/email-links.ts";
 import { createLinkTokens } from "../src/links/link-tokens.ts";
-import { createProviderRegistry } from "../src/providers/provider-registry.ts";
-import type { AppServices } from "../src/trpc/context.ts";
 import { withoutWrites } from "./support/table-snapshot.ts";
 import { useTestServer } from "./support/test-server.ts";
 
@@ -32,17 +28,7 @@ describe("engagement tracking", () => {
   let counter = 0;
 
   beforeAll(async () => {
-    const services: AppServices = {
-      database: server.database,
-      env: server.env,
-      log: pino({ level: "silent" }),
-      access: loadAccessTable(),
-      version: "test",
-      postgresVersion: "test",
-      settings: server.settings,
-      providers: createProviderRegistry({}),
-      nudgePump: () => undefined,
-    };
+    const services = server.services;
     const app = express();
     app.use(trackingRoutes(services));
     app.use(restErrorHandler(services.log));

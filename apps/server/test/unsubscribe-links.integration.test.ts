@@ -4,7 +4,6 @@ import { getPreferenceMatrix, ingestEvents } from "@herald/db";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadAccessTable } from "../src/access/access-table.ts";
 import { BreakerBook } from "../src/dispatch/breaker-book.ts";
 import { dispatchBatch } from "../src/dispatch/dispatcher.ts";
 import { unsubscribeRoutes } from "../src/http/links/unsubscribe-routes.ts";
@@ -43,17 +42,7 @@ describe("unsubscribe links", () => {
   }
 
   beforeAll(async () => {
-    const services: AppServices = {
-      database: server.database,
-      env: server.env,
-      log: pino({ level: "silent" }),
-      access: loadAccessTable(),
-      version: "test",
-      postgresVersion: "test",
-      settings: server.settings,
-      providers: createProviderRegistry({}),
-      nudgePump: () => undefined,
-    };
+    const services = server.services;
     base = await mount(services);
     productionWithoutKey = await mount({ ...services, env: { ...server.env, HERALD_MODE: "production", HERALD_SECRET_KEY: undefined } });
     await server.database.pool.query(`

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { loadAccessTable } from "../../src/access/access-table.ts";
 import { loadEnv, type Env } from "../../src/env.ts";
 import { createApp } from "../../src/http/app.ts";
+import type { AppServices } from "../../src/trpc/context.ts";
 import type { WorkerState } from "../../src/http/health.ts";
 import { hashToken, newToken } from "../../src/auth/tokens.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
@@ -23,6 +24,8 @@ export interface TestServer {
   readonly env: Env;
   readonly settings: SettingsCache;
   readonly workers: Workers | null;
+  /** The services the app was built with, for tests that mount a router on an app of their own. */
+  readonly services: AppServices;
   workerState: WorkerState;
   /** A fresh API key of the scope, as a ready Authorization header value. */
   apiKey(scope: "events" | "read" | "admin", ratePerMinute?: number): Promise<string>;
@@ -48,6 +51,7 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
   let env: Env | undefined;
   let settings: SettingsCache | undefined;
   let workers: Workers | null = null;
+  let services: AppServices | undefined;
   const state: { url?: string; workerState: WorkerState } = { workerState: "running" };
 
   beforeAll(async () => {
@@ -63,18 +67,19 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
     if (options.withWorkers) {
       workers = await startWorkers({ databaseUrl: testDatabase.url, database, env, settings, providers, log });
     }
+    services = {
+      database,
+      env,
+      log,
+      access: loadAccessTable(),
+      version: "test",
+      postgresVersion: "test",
+      settings,
+      providers,
+      nudgePump: () => workers?.nudgePump(),
+    };
     const app = createApp({
-      services: {
-        database,
-        env,
-        log,
-        access: loadAccessTable(),
-        version: "test",
-        postgresVersion: "test",
-        settings,
-        providers,
-        nudgePump: () => workers?.nudgePump(),
-      },
+      services,
       webDist: options.webDist ?? "/nonexistent",
       workerState: () => state.workerState,
     });
@@ -109,6 +114,9 @@ export function useTestServer(options: TestServerOptions = {}): TestServer {
     },
     get workers() {
       return workers;
+    },
+    get services() {
+      return services!;
     },
     async apiKey(scope, ratePerMinute) {
       const { key } = await createApiKey(database!.pool, { name: `test ${scope}`, scope, ratePerMinute: ratePerMinute ?? null, createdBy: null });
