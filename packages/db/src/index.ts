@@ -39,3 +39,6 @@ export * from "./client/engagement.ts";
 export * from "./client/link-preferences.ts";
 export * from "./dispatch/lift-suppression.ts";
 export * from "./jobs/enqueue-job.ts";
+export * from "./templates/templates.ts";
+export * from "./templates/template-versions.ts";
+export * from "./members/test-destinations.ts";

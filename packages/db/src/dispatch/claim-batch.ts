@@ -11,6 +11,10 @@ export interface ClaimedNotification {
   lane: "critical" | "bulk";
   content: Record<string, unknown> | null;
   templateKey: string | null;
+  /** The version pinned at creation; null for inline content (or a template never published). */
+  templateVersion: number | null;
+  /** The user's locale when the notification was created, else their current one. */
+  locale: string | null;
   vars: Record<string, unknown>;
   attemptCount: number;
   firstAttemptAt: Date | null;
@@ -39,7 +43,7 @@ export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string
      WHERE n.id = cur.id AND n.id = ANY ($1::bigint[]) AND n.status = 'pending'
        AND (n.dispatch_state IN ('queued', 'retry_wait', 'deferred') OR (n.dispatch_state = 'in_flight' AND n.in_flight_job = $2))
     RETURNING n.id::text, n.user_id::text AS user_id, u.external_id, n.type, n.channel, n.category, n.lane, n.content,
-              n.template_key, n.vars, n.attempt_count, n.first_attempt_at, n.deferred_ms::float8 AS deferred_ms, n.outage_since,
+              n.template_key, n.template_version, coalesce(n.locale, u.locale) AS notification_locale, n.vars, n.attempt_count, n.first_attempt_at, n.deferred_ms::float8 AS deferred_ms, n.outage_since,
               u.id IS NOT NULL AS has_user, u.email, u.phone, u.locale, u.timezone, u.attributes`, values: [ids, jobId] },
   );
   return rows.map((r) => ({
@@ -52,6 +56,8 @@ export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string
     lane: r.lane,
     content: r.content,
     templateKey: r.template_key,
+    templateVersion: r.template_version,
+    locale: r.notification_locale,
     vars: r.vars,
     attemptCount: r.attempt_count,
     firstAttemptAt: r.first_attempt_at,

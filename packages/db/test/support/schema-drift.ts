@@ -28,6 +28,7 @@ const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   notifications_pump_idx: "partial: rows waiting for the pump",
   notifications_dead_idx: "partial: dead letters",
   notifications_in_flight_idx: "partial: rows the reaper watches",
+  template_versions_one_draft_idx: "partial: one draft per template",
   webhook_events_orphans_idx: "partial: orphaned webhooks",
 };
 
