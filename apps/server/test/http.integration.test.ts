@@ -51,9 +51,9 @@ describe("HTTP surface", () => {
     }
   });
 
-  it("refuses a tRPC body over 1 MiB with 413 and writes nothing", async () => {
+  it("refuses a tRPC body over 4 MiB with 413 and writes nothing", async () => {
     const { cookie } = await memberWithSession(server.database, "admin");
-    const result = await trpcMutation(server.url, "settings.update", { key: "workspace.name", value: "x".repeat(1024 * 1024) }, { cookie });
+    const result = await trpcMutation(server.url, "settings.update", { key: "workspace.name", value: "x".repeat(4 * 1024 * 1024) }, { cookie });
     expect(result.status).toBe(413);
     expect(result.error?.data.code).toBe("PAYLOAD_TOO_LARGE");
     expect(await server.database.prisma.setting.count()).toBe(0);

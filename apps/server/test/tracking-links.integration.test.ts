@@ -169,10 +169,12 @@ describe("engagement tracking", () => {
   describe("the email render", () => {
     const verdict: GateVerdict = { verdict: "send", reason: null, deferUntil: null, address: "ada@example.com", tokens: null, detail: {} };
     const html = `<html><body>
-<p>Hi <a href="https://shop.example.com/sale?a=1&amp;b=2">our sale</a>, <a class="x" href='http://blog.example.com/post'>blog</a>,
+<p>Hi <a href="https://shop.example.com/sale?a=1&amp;b=2">our sale</a>, <a class="x" href="http://blog.example.com/post">blog</a>,
 <a href="mailto:help@example.com">mail us</a>, <a href="#top">top</a>, <a href="${PUBLIC}/u/already">manage</a>.</p>
-<link rel="stylesheet" href="https://cdn.example.com/style.css">
+<img src="https://cdn.example.com/logo.png" alt="logo" />
 </body></html>`;
+
+    const noTemplates = () => undefined;
 
     function claimed(category: string, overrides: Partial<ClaimedNotification> = {}): ClaimedNotification {
       counter += 1;
@@ -186,6 +188,8 @@ describe("engagement tracking", () => {
         lane: "bulk",
         content: { subject: "Sale", body: "Plain body https://shop.example.com/", html },
         templateKey: null,
+        templateVersion: null,
+        locale: null,
         vars: {},
         attemptCount: 0,
         firstAttemptAt: null,
@@ -197,7 +201,7 @@ describe("engagement tracking", () => {
     }
 
     async function render(n: ClaimedNotification, links = createEmailLinks({ sql: server.database.pool, tokens, publicUrl: new URL(PUBLIC) })) {
-      const outcome = renderMessage(n, verdict, await links.forBatch([n]));
+      const outcome = renderMessage(n, verdict, noTemplates, await links.forBatch([n]));
       if (!outcome.ok) throw new Error(outcome.reason);
       return outcome;
     }
@@ -234,7 +238,7 @@ describe("engagement tracking", () => {
       expect(out).toContain('href="mailto:help@example.com"');
       expect(out).toContain('href="#top"');
       expect(out).toContain(`href="${PUBLIC}/u/already"`);
-      expect(out).toContain('<link rel="stylesheet" href="https://cdn.example.com/style.css">');
+      expect(out).toContain('<img src="https://cdn.example.com/logo.png" alt="logo" />');
       expect(out).toMatch(/<img src="https:\/\/herald\.example\.com\/notify\/t\/o\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\.gif" width="1" height="1" alt=""[^>]*\/><\/body><\/html>$/);
       const openToken = /\/t\/o\/([^"]+)\.gif"/.exec(out)![1]!;
       expect(tokens.verify("open", openToken)).toEqual({ n: n.id });
@@ -260,7 +264,7 @@ describe("engagement tracking", () => {
       expect(push.message.headers).toBeUndefined();
       const unknown = await render(claimed("no-such-category"));
       expect(unknown.message.headers).toBeUndefined();
-      const bare = renderMessage(claimed("promo"), verdict);
+      const bare = renderMessage(claimed("promo"), verdict, noTemplates);
       expect(bare.ok && bare.message.headers).toBeUndefined();
     });
 

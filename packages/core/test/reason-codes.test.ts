@@ -36,6 +36,9 @@ describe("describeReason", () => {
     ["unreachable:phone", "no phone number"],
     ["render_failed", "the content could not be rendered"],
     ["render_failed:data.order.total", "could not render: data.order.total is missing"],
+    ["render_failed:too_large", "could not render: the rendered content is over the channel's size limit"],
+    ["render_failed:header_injection", "could not render: a subject or title would contain a line break"],
+    ["render_failed:template", "could not render: its template version is not available"],
     ["provider_rejected:21211", "the provider rejected it (code 21211)"],
     ["provider_rejected:messaging.invalid-argument", "the provider rejected it (code messaging.invalid-argument)"],
   ])("describes %s", (code, words) => {

@@ -16,6 +16,7 @@ import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { EmailLinks } from "../links/email-links.ts";
 import type { BreakerBook } from "./breaker-book.ts";
 import { renderMessage } from "./render-message.ts";
+import { createTemplateStore, type TemplateStore } from "./template-store.ts";
 
 export interface DispatchPolicy {
   retry: RetryPolicy;
@@ -34,6 +35,8 @@ export interface DispatcherDependencies {
   random?: () => number;
   /** List-Unsubscribe headers and tracking links for emails; without it emails go out as rendered. */
   emailLinks?: EmailLinks;
+  /** Pinned template versions; a long-lived store keeps them across batches (they never change). */
+  templates?: TemplateStore;
 }
 
 /** How long an unconfigured channel's notifications wait before the next look. */
@@ -60,14 +63,15 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   );
   const passed: Array<{ n: ClaimedNotification; message: OutboundMessage; rendered: Record<string, unknown> }> = [];
   const decorate = channel === "email" ? await deps.emailLinks?.forBatch(claimed) : undefined;
+  const templates = await (deps.templates ?? createTemplateStore(deps.sql)).forBatch(claimed);
   claimed.forEach((n, i) => {
     const verdict = verdicts[i]!;
     if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
     if (verdict.verdict === "defer") {
       return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
     }
-    const rendered = renderMessage(n, verdict, decorate);
-    if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason });
+    const rendered = renderMessage(n, verdict, templates, decorate);
+    if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason, ...(rendered.error ? { error: rendered.error } : {}) });
     passed.push({ n, message: rendered.message, rendered: rendered.rendered });
   });
 

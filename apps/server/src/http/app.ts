@@ -22,8 +22,8 @@ export interface AppOptions {
   workerState: () => WorkerState;
 }
 
-/** Default body limit for every route that does not say otherwise. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** The dashboard saves a template draft whole, every locale at once (up to 3 MiB of it). */
+export const TRPC_BODY_LIMIT = 4 * 1024 * 1024;
 
 export function createApp({ services, webDist, workerState }: AppOptions): Express {
   const { env, log } = services;
@@ -54,7 +54,7 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
     createExpressMiddleware({
       router: appRouter,
       createContext: ({ req, res }) => createContext(services, req, res),
-      maxBodySize: DEFAULT_BODY_LIMIT,
+      maxBodySize: TRPC_BODY_LIMIT,
     }),
   );
 

@@ -19,7 +19,7 @@ export const REST_ERROR_CODES = {
   unknown_type: { status: 422, meaning: "there is no notification type with this key" },
   unknown_category: { status: 422, meaning: "a category (or alias) named in the body does not exist" },
   mandatory_category: { status: 422, meaning: "a mandatory category cannot be switched off" },
-  template_not_found: { status: 422, meaning: "a channel step names a template; templates have not landed yet, so give inline content" },
+  template_not_found: { status: 422, meaning: "a channel step names a template that does not exist, has no published version, or lacks that channel" },
   rate_limited: { status: 429, meaning: "the key is over its per-minute rate; wait Retry-After seconds" },
   outbox_backlog: { status: 429, meaning: "Herald's outbox is over its backlog limit; wait Retry-After seconds" },
   internal: { status: 500, meaning: "a bug: the details are in the server log, never in the answer" },

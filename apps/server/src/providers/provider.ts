@@ -12,6 +12,9 @@ export interface OutboundMessage {
   title?: string;
   body: string;
   html?: string;
+  /** Push only: a large image the notification shows, and where a tap leads (also in data.deep_link). */
+  imageUrl?: string;
+  deepLink?: string;
   /** Flat string map; push always carries notification_id in it. */
   data: Record<string, string>;
   headers?: Record<string, string>;

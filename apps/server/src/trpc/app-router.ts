@@ -9,6 +9,7 @@ import { membersRouter } from "./routers/members.ts";
 import { settingsRouter } from "./routers/settings.ts";
 import { setupRouter } from "./routers/setup.ts";
 import { systemRouter } from "./routers/system.ts";
+import { templatesRouter } from "./routers/templates.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -23,6 +24,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   sandbox: sandboxRouter,
   providers: providersRouter,
+  templates: templatesRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

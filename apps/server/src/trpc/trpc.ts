@@ -18,7 +18,9 @@ const t = initTRPC.context<Context>().create({
       ctx?.log.error({ err: error.cause ?? error, path: shape.data.path }, "procedure failed");
       return { ...shape, message: "Internal error: the details are in the server log", data: { ...shape.data, stack: undefined } };
     }
-    return { ...shape, data: { ...shape.data, stack: undefined } };
+    // An AppError's details (a refused publish's problems, say) are for the caller to show.
+    const details = error.cause instanceof AppError ? error.cause.details : undefined;
+    return { ...shape, data: { ...shape.data, stack: undefined, ...(details === undefined ? {} : { details }) } };
   },
 });
 

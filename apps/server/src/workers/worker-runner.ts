@@ -6,6 +6,7 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEve
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import { BreakerBook } from "../dispatch/breaker-book.ts";
+import { createTemplateStore } from "../dispatch/template-store.ts";
 import { createEmailLinks } from "../links/email-links.ts";
 import { linkTokensFor } from "../links/link-tokens.ts";
 import type { DispatchPolicy } from "../dispatch/dispatcher.ts";
@@ -75,6 +76,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     policy,
     log: log.child({ component: "dispatch" }),
     emailLinks: createEmailLinks({ sql, tokens: linkTokensFor(env, log), publicUrl: env.publicUrl }),
+    templates: createTemplateStore(sql),
   };
 
   const poolIds = new Set<string>();

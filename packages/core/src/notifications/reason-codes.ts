@@ -104,6 +104,14 @@ const UNREACHABLE_WORDS: Readonly<Record<UnreachableKind, string>> = {
   phone: "no phone number",
 };
 
+const RENDER_PROBLEM_WORDS: Readonly<Record<string, string>> = {
+  template: "its template version is not available",
+  missing_content: "the template has no content for this channel in any locale of the user's chain",
+  too_large: "the rendered content is over the channel's size limit",
+  header_injection: "a subject or title would contain a line break",
+  render_error: "the template failed while rendering",
+};
+
 const VARIABLE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 const MAX_VARIABLE_PATH = 256;
 const PROVIDER_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -195,7 +203,8 @@ export function describeReason(code: string): string {
     case "unreachable:<kind>":
       return UNREACHABLE_WORDS[parameter as UnreachableKind];
     case "render_failed:<variable>":
-      return `could not render: ${parameter} is missing`;
+      // Variable paths always hold a dot (data.x, user.x); a bare word is what else went wrong.
+      return parameter!.includes(".") ? `could not render: ${parameter} is missing` : `could not render: ${RENDER_PROBLEM_WORDS[parameter!] ?? parameter}`;
     case "provider_rejected:<code>":
       return `the provider rejected it (code ${parameter})`;
     default:

@@ -2,6 +2,7 @@ import { CategoryInputSchema, CategoryKeySchema, NotificationTypeInputSchema, No
 import {
   findCategory,
   findNotificationType,
+  findPublishedTemplateChannels,
   findUnknownCategories,
   listCategories,
   listNotificationTypes,
@@ -68,11 +69,22 @@ export function configRoutes(services: AppServices): Router {
         apiCode: "unknown_category",
       });
     }
-    const templated = input.channels.filter((c) => c.template);
-    if (templated.length > 0) {
-      throw new AppError("UNPROCESSABLE", "Template keys are not available yet: give the step inline content", { apiCode: "template_not_found" });
+    const templated = input.channels.filter((c) => c.template !== undefined);
+    const published = await findPublishedTemplateChannels(sql, templated.map((c) => c.template!));
+    for (const step of templated) {
+      const channels = published.get(step.template!);
+      if (!channels) {
+        throw new AppError("UNPROCESSABLE", `Template "${step.template}" does not exist or has no published version: publish it first`, {
+          apiCode: "template_not_found",
+        });
+      }
+      if (!channels.includes(step.channel)) {
+        throw new AppError("UNPROCESSABLE", `Template "${step.template}" has no ${step.channel} content (it supports ${channels.join(", ")})`, {
+          apiCode: "template_not_found",
+        });
+      }
     }
-    const missingSubject = input.channels.find((c) => c.channel === "email" && !c.content?.subject);
+    const missingSubject = input.channels.find((c) => c.channel === "email" && c.content && !c.content.subject);
     if (missingSubject) {
       throw new AppError("BAD_REQUEST", "channels: an email step needs content.subject", { apiCode: "invalid_request" });
     }

@@ -52,18 +52,27 @@ function projectIdOf(serviceAccount: object): string {
 /** The v1 request body for one token: exported so tests read what was meant to be sent. */
 export function fcmRequestBody(message: OutboundMessage, token: string, platform: Platform | undefined): object {
   const critical = message.lane === "critical";
-  const notification = { ...(message.title === undefined ? {} : { title: message.title }), body: message.body };
+  const notification = {
+    ...(message.title === undefined ? {} : { title: message.title }),
+    body: message.body,
+    ...(message.imageUrl === undefined ? {} : { image: message.imageUrl }),
+  };
   // The notification id doubles as the display tag / collapse id, so a duplicate (a retry after a
   // timeout FCM had in fact accepted) replaces the first on the device instead of showing twice.
   const tag = message.data.notification_id ?? message.notificationId;
   const android = { priority: critical ? "high" : "normal", notification: { tag } };
   const apns = { headers: { "apns-priority": critical ? "10" : "5", "apns-collapse-id": tag } };
-  const webpush = { headers: { Urgency: critical ? "high" : "normal" }, notification: { tag } };
+  const webpush = {
+    headers: { Urgency: critical ? "high" : "normal" },
+    notification: { tag },
+    // Browsers open this on click; apps read data.deep_link themselves.
+    ...(message.deepLink?.startsWith("https://") ? { fcm_options: { link: message.deepLink } } : {}),
+  };
   return {
     message: {
       token,
       notification,
-      data: { ...message.data, notification_id: tag },
+      data: { ...message.data, ...(message.deepLink === undefined ? {} : { deep_link: message.deepLink }), notification_id: tag },
       ...(platform === undefined || platform === "android" ? { android } : {}),
       ...(platform === undefined || platform === "ios" ? { apns } : {}),
       ...(platform === undefined || platform === "web" ? { webpush } : {}),

@@ -56,6 +56,8 @@ async function deliver(config: WebhookConfig, message: OutboundMessage): Promise
     title: message.title,
     body: message.body,
     html: message.html,
+    imageUrl: message.imageUrl,
+    deepLink: message.deepLink,
     data: message.data,
   });
   try {
