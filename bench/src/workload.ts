@@ -21,6 +21,43 @@ export const BENCH_NOTIFICATION_TYPE = {
   ],
 } as const;
 
+export const BENCH_TEMPLATE_KEY = "bench.receipt";
+
+const RECEIPT_ROWS = Array.from(
+  { length: 12 },
+  (_, i) => `<tr><td style="padding:4px 8px;border-bottom:1px solid #eee">Item ${i + 1}</td><td align="right" style="padding:4px 8px">{{ data.n | plus: ${i} }}.00</td></tr>`,
+).join("\n");
+
+/**
+ * What the dispatch scenario sends: a published template with a realistic email (a styled
+ * ~2 KB table with a dozen outputs, escaped and sanitised at send), a push and an SMS, so the
+ * figure includes Liquid rendering, not just a placeholder swap.
+ */
+export const BENCH_TEMPLATE_BODY = {
+  variables: [{ name: "data.n", type: "number", required: true, example: 42 }],
+  content: {
+    en: {
+      push: { title: "Order {{ data.n }} is paid", body: "Thanks {{ user.email }}: your receipt is ready.", deepLink: "https://example.com/orders/{{ data.n }}" },
+      email: {
+        subject: "Your receipt for order {{ data.n }}",
+        preheader: "Thanks for your order",
+        html: `<html><head><style>td { font-family: sans-serif }</style></head><body>
+<h1 style="font-size:20px">Thanks, {{ user.email }}</h1>
+<p>Order <strong>#{{ data.n }}</strong> is paid. <a href="https://example.com/orders/{{ data.n }}">View it</a>.</p>
+<table width="100%" cellpadding="0" cellspacing="0">
+${RECEIPT_ROWS}
+</table></body></html>`,
+      },
+      sms: { body: "Order {{ data.n }} is paid. Receipt: https://example.com/r/{{ data.n }}" },
+    },
+  },
+};
+
+/** The dispatch scenario's type: the same three channels, through the template. */
+export const BENCH_TEMPLATE_TYPE = {
+  channels: (["push", "email", "sms"] as const).map((channel) => ({ channel, category: BENCH_CATEGORY, template: BENCH_TEMPLATE_KEY })),
+};
+
 /** External id of pool user i: u0 … u9999. */
 export function userExternalId(i: number): string {
   return `u${i}`;

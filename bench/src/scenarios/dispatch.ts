@@ -1,5 +1,5 @@
-import { NotificationTypeInputSchema } from "@herald/core";
-import { ingestEvents, upsertCategory, upsertNotificationType, withTransaction } from "@herald/db";
+import { checkTemplate, NotificationTypeInputSchema, TemplateBodySchema, type Channel } from "@herald/core";
+import { createTemplate, ingestEvents, publishTemplateDraft, upsertCategory, upsertNotificationType, withTransaction } from "@herald/db";
 import pg from "pg";
 import { startNoopDrain, type NoopDrain } from "../../baselines/graphile-worker-noop.ts";
 import { openSeedQueue, SEED_CLAIM_LIMIT, SEED_DRAINERS, SEED_QUEUE_SCHEMA, type SeedQueue } from "../../baselines/seed-queue.ts";
@@ -9,7 +9,16 @@ import { sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf, warmupSizeOf } from "../sizes.ts";
 import { summarize } from "../stats.ts";
-import { BENCH_CATEGORY, BENCH_NOTIFICATION_TYPE, BENCH_TYPE, generateEvents, USER_POOL, userExternalId } from "../workload.ts";
+import {
+  BENCH_CATEGORY,
+  BENCH_TEMPLATE_BODY,
+  BENCH_TEMPLATE_KEY,
+  BENCH_TEMPLATE_TYPE,
+  BENCH_TYPE,
+  generateEvents,
+  USER_POOL,
+  userExternalId,
+} from "../workload.ts";
 
 const HERALD = "Herald worker";
 const NOOP = "graphile-worker no-op";
@@ -169,10 +178,18 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   }
 }
 
-/** The bench's category and three-channel type, and a pool of users every gate lets through. */
+/** The bench's category, its published template and three-channel type, and a pool of users every gate lets through. */
 async function prepareAudience(pool: pg.Pool): Promise<void> {
   await upsertCategory(pool, BENCH_CATEGORY, { label: "Bench" });
-  await upsertNotificationType(pool, BENCH_TYPE, NotificationTypeInputSchema.parse(BENCH_NOTIFICATION_TYPE).channels);
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text",
+  );
+  const body = TemplateBodySchema.parse(BENCH_TEMPLATE_BODY);
+  const meta = { channels: ["push", "email", "sms"] as Channel[], defaultLocale: "en" };
+  await createTemplate(pool, { key: BENCH_TEMPLATE_KEY, name: "Bench receipt", ...meta, defaultCategory: BENCH_CATEGORY, memberId: rows[0]!.id, draft: body });
+  const published = await publishTemplateDraft(pool, BENCH_TEMPLATE_KEY, rows[0]!.id, () => checkTemplate({ meta, body }));
+  if (published.kind !== "published") throw new Error(`the bench template did not publish: ${JSON.stringify(published)}`);
+  await upsertNotificationType(pool, BENCH_TYPE, NotificationTypeInputSchema.parse(BENCH_TEMPLATE_TYPE).channels);
   await pool.query(
     `INSERT INTO herald.users (external_id, email, phone)
      SELECT 'u' || i, 'u' || i || '@example.com', '+1555' || lpad(i::text, 7, '0') FROM generate_series(0, $1::int - 1) i`,
