@@ -133,3 +133,51 @@ export {
   type SandboxImmediate,
   type SandboxEvent,
 } from "./sandbox/sandbox-identities.ts";
+export { canonicalLocale, LocaleTagSchema, localeFallbackChain, resolveLocale } from "./templates/locales.ts";
+export {
+  VARIABLE_TYPES,
+  MAX_TEMPLATE_VARIABLES,
+  TemplateVariableSchema,
+  TemplateVariablesSchema,
+  type VariableType,
+  type TemplateVariable,
+} from "./templates/template-variables.ts";
+export {
+  MAX_EMAIL_HTML_BYTES,
+  MAX_EMAIL_TEXT_BYTES,
+  MAX_TEMPLATE_LOCALES,
+  MAX_PUSH_DATA_KEYS,
+  PushContentSchema,
+  EmailContentSchema,
+  SmsContentSchema,
+  LocaleContentSchema,
+  TemplateContentSchema,
+  TemplateBodySchema,
+  TemplateMetaSchema,
+  type PushContent,
+  type EmailContent,
+  type SmsContent,
+  type LocaleContent,
+  type TemplateContent,
+  type TemplateBody,
+  type TemplateMeta,
+} from "./templates/template-content.ts";
+export { MAX_SMS_SEGMENTS, smsSegments, type SmsSegments } from "./templates/sms-segments.ts";
+export { parseLiquid, liquidVariables, MAX_LIQUID_OUTPUT_BYTES, type LiquidMode, type LiquidSyntaxError } from "./templates/liquid.ts";
+export {
+  renderTemplate,
+  MAX_PUSH_PAYLOAD_BYTES,
+  type TemplateProblemCode,
+  type TemplateProblem,
+  type RenderedPush,
+  type RenderedEmail,
+  type RenderedSms,
+  type RenderedChannel,
+  type TemplateRenderResult,
+  type RenderTemplateInput,
+} from "./templates/render-template.ts";
+export { checkTemplate, exampleScope } from "./templates/check-template.ts";
+export { sanitizeEmailHtml } from "./templates/sanitize-email-html.ts";
+export { htmlToText } from "./templates/html-to-text.ts";
+export { diffLines, type DiffLine } from "./templates/diff-lines.ts";
+export { templateFields, diffTemplates, summarizeDiff, type FieldDiff, type DiffSummary } from "./templates/template-diff.ts";
