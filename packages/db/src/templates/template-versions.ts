@@ -119,7 +119,8 @@ export async function discardTemplateDraft(sql: Sql, key: string): Promise<boole
 
 export type PublishOutcome =
   | { kind: "published"; version: number; previous: StoredTemplateBody | null; published: StoredTemplateBody }
-  | { kind: "no_draft" | "not_found" }
+  | { kind: "no_draft" }
+  | { kind: "not_found" }
   | { kind: "refused"; problems: unknown[] };
 
 /**
