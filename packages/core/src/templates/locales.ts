@@ -18,6 +18,20 @@ function isKnown(names: Intl.DisplayNames, code: string): boolean {
  * language, and content keyed by it would never be chosen.
  */
 export function canonicalLocale(tag: string): string | null {
+  let known = CANONICAL.get(tag);
+  if (known === undefined) {
+    known = canonicalise(tag);
+    // Every send resolves its user's locale; the tags in use are few, so remember them.
+    if (CANONICAL.size >= MAX_REMEMBERED) CANONICAL.clear();
+    CANONICAL.set(tag, known);
+  }
+  return known;
+}
+
+const CANONICAL = new Map<string, string | null>();
+const MAX_REMEMBERED = 1_000;
+
+function canonicalise(tag: string): string | null {
   if (tag.length === 0 || tag.length > 64) return null;
   let locale: Intl.Locale;
   try {

@@ -1,6 +1,6 @@
 import type { Channel } from "../channels/channels.ts";
 import type { RenderScope } from "../content/inline-content.ts";
-import { htmlToText } from "./html-to-text.ts";
+import { sanitizedHtmlToText } from "./html-to-text.ts";
 import { renderLiquid, type LiquidMode } from "./liquid.ts";
 import { resolveLocale } from "./locales.ts";
 import { sanitizeEmailHtml } from "./sanitize-email-html.ts";
@@ -148,7 +148,7 @@ function renderEmail(where: Where, content: EmailContent, scope: RenderScope): O
     if (!renderedText.ok) return renderedText;
     text = renderedText.value.trim();
   }
-  return { ok: true, value: { subject: subject.value, ...(preheader === undefined ? {} : { preheader }), html, text: text || htmlToText(html) } };
+  return { ok: true, value: { subject: subject.value, ...(preheader === undefined ? {} : { preheader }), html, text: text || sanitizedHtmlToText(html) } };
 }
 
 function renderPush(where: Where, content: PushContent, scope: RenderScope): Outcome<RenderedPush> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { htmlToText } from "../../src/templates/html-to-text.ts";
+import { htmlToText, sanitizedHtmlToText } from "../../src/templates/html-to-text.ts";
+import { sanitizeEmailHtml } from "../../src/templates/sanitize-email-html.ts";
 
 describe("htmlToText", () => {
   it("turns an email into readable text", () => {
@@ -55,5 +56,19 @@ Line one<br>Line two<script>alert(1)</script></body></html>`;
 
   it("drops hidden elements", () => {
     expect(htmlToText('<p>shown</p><span hidden>secret</span><div style="visibility:hidden">also</div>')).toBe("shown");
+  });
+
+  it("gives the same text from sanitised HTML without parsing it again", () => {
+    const corpus = [
+      `<!doctype html><html><head><title>T</title><style>td > p { color: red }</style></head><body><div style="display:none">pre</div><h1>Hi</h1><p>a &amp; b &lt;3</p></body></html>`,
+      `<ul><li>Tea</li><li>Cake <span hidden>secret</span></li></ul><p><a href="https://x.example/?a=1&amp;b=2">go</a></p>`,
+      `<div style="display:none"><div>nested <div>deeper</div></div> still hidden</div><p>shown</p><script>if (a<b) alert(1)</script>`,
+      `<table><tr><td>1</td><td>2</td></tr></table>Line<br>next<img src="https://i.example/x.png" alt="">`,
+    ];
+    for (const html of corpus) {
+      const text = sanitizedHtmlToText(sanitizeEmailHtml(html));
+      expect(text).toBe(htmlToText(html));
+      expect(text).not.toMatch(/pre|secret|nested|deeper|still hidden|alert|color/);
+    }
   });
 });
