@@ -17,6 +17,7 @@ import { SettingsIndex } from "./routes/settings/settings-index.tsx";
 import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
 import { SetupRoute } from "./routes/setup.tsx";
 import { SignInRoute } from "./routes/sign-in.tsx";
+import { TemplatesRoute } from "./routes/templates/templates.tsx";
 import { UsersRoute } from "./routes/users.tsx";
 import { SetupGate } from "./setup-gate.tsx";
 
@@ -33,12 +34,6 @@ const sections = [
     title: "Segments",
     purpose: "Group users by their attributes and activity, to target broadcasts and see who they would reach.",
     emptyTitle: "No segments yet",
-  },
-  {
-    path: "templates",
-    title: "Templates",
-    purpose: "Write each notification's content per channel, preview it with sample data and publish new versions.",
-    emptyTitle: "No templates yet",
   },
   {
     path: "analytics",
@@ -64,6 +59,7 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/broadcasts" replace /> },
               ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              { path: "templates", element: <TemplatesRoute /> },
               { path: "users", element: <UsersRoute /> },
               {
                 path: "delivery",
