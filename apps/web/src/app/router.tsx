@@ -17,6 +17,8 @@ import { SettingsIndex } from "./routes/settings/settings-index.tsx";
 import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
 import { SetupRoute } from "./routes/setup.tsx";
 import { SignInRoute } from "./routes/sign-in.tsx";
+import { TemplateContentRoute } from "./routes/templates/template-content.tsx";
+import { TemplateLayout } from "./routes/templates/template-layout.tsx";
 import { TemplatesRoute } from "./routes/templates/templates.tsx";
 import { UsersRoute } from "./routes/users.tsx";
 import { SetupGate } from "./setup-gate.tsx";
@@ -60,6 +62,13 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to="/broadcasts" replace /> },
               ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
               { path: "templates", element: <TemplatesRoute /> },
+              {
+                path: "templates/:key",
+                element: <TemplateLayout />,
+                children: [
+                  { index: true, element: <TemplateContentRoute /> },
+                ],
+              },
               { path: "users", element: <UsersRoute /> },
               {
                 path: "delivery",
