@@ -18,6 +18,7 @@ import { SettingsLayout } from "./routes/settings/settings-layout.tsx";
 import { SetupRoute } from "./routes/setup.tsx";
 import { SignInRoute } from "./routes/sign-in.tsx";
 import { TemplateContentRoute } from "./routes/templates/template-content.tsx";
+import { TemplateHistoryRoute } from "./routes/templates/template-history.tsx";
 import { TemplateLayout } from "./routes/templates/template-layout.tsx";
 import { TemplatesRoute } from "./routes/templates/templates.tsx";
 import { UsersRoute } from "./routes/users.tsx";
@@ -67,6 +68,7 @@ export const router = createBrowserRouter([
                 element: <TemplateLayout />,
                 children: [
                   { index: true, element: <TemplateContentRoute /> },
+                  { path: "history", element: <TemplateHistoryRoute /> },
                 ],
               },
               { path: "users", element: <UsersRoute /> },

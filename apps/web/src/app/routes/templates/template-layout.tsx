@@ -48,6 +48,9 @@ export function TemplateLayout() {
             <NavLink to="" end className="tab">
               Content
             </NavLink>
+            <NavLink to="history" className="tab">
+              History
+            </NavLink>
           </nav>
           <Outlet context={detail.data} />
         </>
