@@ -181,3 +181,14 @@ export { sanitizeEmailHtml } from "./templates/sanitize-email-html.ts";
 export { htmlToText } from "./templates/html-to-text.ts";
 export { diffLines, type DiffLine } from "./templates/diff-lines.ts";
 export { templateFields, diffTemplates, summarizeDiff, type FieldDiff, type DiffSummary } from "./templates/template-diff.ts";
+export {
+  BroadcastInputSchema,
+  BroadcastScheduleSchema,
+  BroadcastVariantSchema,
+  type BroadcastInput,
+  type BroadcastSchedule,
+  type BroadcastVariant,
+} from "./broadcasts/broadcast-input.ts";
+export { BROADCAST_STATUSES, BROADCAST_ACTIONS, checkBroadcastAction, type BroadcastStatus, type BroadcastAction } from "./broadcasts/broadcast-status.ts";
+export { twoProportionZTest, normalCdf, MIN_TRIALS, type Proportion, type ZTestResult } from "./broadcasts/z-test.ts";
+export { funnelOf, broadcastReport, reportCsv, type ProgressSlice, type Funnel, type BroadcastReport, type VariantComparison } from "./broadcasts/broadcast-funnel.ts";
