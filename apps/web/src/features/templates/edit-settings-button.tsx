@@ -1,7 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 import { TemplateSettingsForm } from "./template-settings-form.tsx";
@@ -37,7 +36,7 @@ export function EditSettingsButton({ template }: { template: Template }) {
           isNew={false}
           submitLabel="Save settings"
           pending={update.isPending}
-          error={update.error ? getErrorMessage(update.error) : null}
+          error={update.error}
           onCancel={() => setOpen(false)}
           onSubmit={({ key, ...change }) => update.mutate({ key, ...change }, { onSuccess: () => setOpen(false) })}
         />

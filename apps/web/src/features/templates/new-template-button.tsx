@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 import { TemplateSettingsForm, type TemplateSettings } from "./template-settings-form.tsx";
@@ -44,7 +43,7 @@ export function NewTemplateButton({ variant = "primary" }: { variant?: "primary"
           isNew
           submitLabel="Create template"
           pending={create.isPending}
-          error={create.error ? getErrorMessage(create.error) : null}
+          error={create.error}
           onCancel={() => setOpen(false)}
           onSubmit={(settings) =>
             create.mutate(settings, { onSuccess: ({ key }) => navigate(`/templates/${encodeURIComponent(key)}`) })

@@ -4,6 +4,7 @@ import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { channelLabel, channels } from "../../lib/channels.ts";
+import { getErrorMessage, hasErrorCode } from "../../lib/trpc-error.ts";
 import type { TemplateChannel } from "./template-types.ts";
 
 /** A template's settings as the create and update forms edit them. */
@@ -15,7 +16,8 @@ export type TemplateSettings = {
   defaultLocale: string;
 };
 
-type Errors = Partial<Record<"key" | "name" | "channels" | "defaultCategory" | "defaultLocale", string>>;
+const fields = ["key", "name", "channels", "defaultCategory", "defaultLocale"] as const;
+type Errors = Partial<Record<(typeof fields)[number], string>>;
 
 // The same shapes core's TemplateKeySchema and CategoryKeySchema accept, checked early for a friendlier message.
 const keyPattern = /^[a-z][a-z0-9_.-]{0,127}$/;
@@ -35,7 +37,7 @@ export function TemplateSettingsForm({
   isNew: boolean;
   submitLabel: string;
   pending: boolean;
-  error: string | null;
+  error: unknown;
   onSubmit: (settings: TemplateSettings) => void;
   onCancel: () => void;
 }) {
@@ -45,7 +47,15 @@ export function TemplateSettingsForm({
   const [category, setCategory] = useState(initial.defaultCategory ?? "");
   const [locale, setLocale] = useState(initial.defaultLocale);
   const [errors, setErrors] = useState<Errors>({});
+  const [refusal, setRefusal] = useState<{ error: unknown; message: string | null }>({ error: null, message: null });
   const channelsHintId = useId();
+
+  // A new refusal from the server goes beside the field it names, like the form's own checks.
+  if (error !== refusal.error) {
+    const read = readRefusal(error);
+    setRefusal({ error, message: read.message });
+    setErrors((current) => ({ ...current, ...read.errors }));
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -168,7 +178,7 @@ export function TemplateSettingsForm({
           error={errors.defaultLocale}
         />
       </div>
-      {error && <Alert tone="error">{error}</Alert>}
+      {refusal.message && <Alert tone="error">{refusal.message}</Alert>}
       <div className="dialog-actions">
         <Button onClick={onCancel} disabled={pending}>
           Cancel
@@ -179,4 +189,23 @@ export function TemplateSettingsForm({
       </div>
     </form>
   );
+}
+
+/**
+ * The server's refusal split into field errors where it names a field ("defaultCategory: there
+ * is no category …", a taken key) and what is left as one message.
+ */
+function readRefusal(error: unknown): { errors: Errors; message: string | null } {
+  if (error == null) return { errors: {}, message: null };
+  const message = getErrorMessage(error);
+  if (hasErrorCode(error, "CONFLICT")) return { errors: { key: capitalise(message) }, message: null };
+  const named = /^(\w+)(?:\.\d+)?: ([^;]+)$/.exec(message);
+  const field = fields.find((candidate) => candidate === named?.[1]);
+  if (named && field) return { errors: { [field]: capitalise(named[2]!) }, message: null };
+  return { errors: {}, message };
+}
+
+function capitalise(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
