@@ -113,10 +113,9 @@ export function ContentEditor({
     if (problem.address) setFocusTarget(problem.address);
   }
 
-  const errorAt = (address: string) => {
-    return problems.find((candidate) => candidate.address === address)?.message;
-  };
-  const shownVersion = editing.kind === "draft" ? (versions.find((version) => version.status === "draft") ?? null) : (versions.find((version) => version.version === editing.version) ?? null);
+  const errorAt = (address: string) => problems.find((candidate) => candidate.address === address)?.message;
+  const shownVersion =
+    versions.find((version) => (editing.kind === "draft" ? version.status === "draft" : version.version === editing.version)) ?? null;
   const nextVersion = Math.max(0, ...versions.map((version) => version.version ?? 0)) + 1;
   const saveError = saveDraft.error && !refusalProblems(saveDraft.error) ? getErrorMessage(saveDraft.error) : null;
 
@@ -126,16 +125,14 @@ export function ContentEditor({
         <EditorStatus shown={shownVersion} isDirty={isDirty} canEdit={canEdit} />
         <div className="template-toolbar-actions">
           {editing.kind === "version" ? (
-            <>
-              {canEdit && (
-                <>
-                  <Button onClick={() => setDialog("test")}>Send test</Button>
-                  <EditVersionButton templateKey={template.key} version={editing.version} hasDraft={false} variant="primary">
-                    {`Edit (start a draft from v${editing.version})`}
-                  </EditVersionButton>
-                </>
-              )}
-            </>
+            canEdit && (
+              <>
+                <Button onClick={() => setDialog("test")}>Send test</Button>
+                <EditVersionButton templateKey={template.key} version={editing.version} hasDraft={false} variant="primary">
+                  {`Edit (start a draft from v${editing.version})`}
+                </EditVersionButton>
+              </>
+            )
           ) : (
             isEditable && (
               <>
@@ -179,26 +176,32 @@ export function ContentEditor({
               }))
             }
           />
-          <Card
-            title="Problems"
-            description="Syntax errors, undeclared variables and missing copy, checked as you type. Publishing waits until there are none."
-            actions={problems.length > 0 ? <Badge tone="danger">{problems.length}</Badge> : <Badge tone="success">None</Badge>}
-            flush={problems.length > 0}
-          >
-            {problems.length > 0 ? (
-              <ProblemsList
-                problems={problems}
-                onGoTo={goTo}
-                onDeclare={
-                  isEditable
-                    ? (name) => setDraft((current) => ({ ...current, variables: [...current.variables, { ...newVariableRow(), name }] }))
-                    : undefined
-                }
-              />
-            ) : (
-              <p className="template-empty-note">Nothing stops this from being published.</p>
-            )}
-          </Card>
+          {/* Only an editor can act on problems; a published version had none when it was published. */}
+          {isEditable && (
+            <Card
+              title="Problems"
+              description="Syntax errors, undeclared variables and missing copy, checked as you type. Publishing waits until there are none."
+              actions={problems.length > 0 ? <Badge tone="danger">{problems.length}</Badge> : <Badge tone="success">None</Badge>}
+              flush={problems.length > 0}
+            >
+              {problems.length > 0 ? (
+                <ProblemsList
+                  problems={problems}
+                  onGoTo={goTo}
+                  onDeclare={(name) =>
+                    setDraft((current) =>
+                      // The problem may predate a declaration just typed: never declare twice.
+                      current.variables.some((row) => row.name.trim() === name)
+                        ? current
+                        : { ...current, variables: [...current.variables, { ...newVariableRow(), name }] },
+                    )
+                  }
+                />
+              ) : (
+                <p className="template-empty-note">Nothing stops this from being published.</p>
+              )}
+            </Card>
+          )}
         </div>
         <PreviewPanel shown={live.shown} error={live.error} isUpdating={live.isUpdating} choice={choice} onChoiceChange={setChoice} />
       </div>

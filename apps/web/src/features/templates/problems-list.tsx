@@ -12,8 +12,13 @@ export function ProblemsList({
   problems: ShownProblem[];
   onGoTo: (problem: ShownProblem) => void;
   /** Offered for a variable the copy uses but the table does not declare. */
-  onDeclare?: ((name: string) => void) | undefined;
+  onDeclare: (name: string) => void;
 }) {
+  // A variable used in three fields is one declaration: offered once, at its first problem.
+  const firstUse = new Map<string, number>();
+  problems.forEach((problem, index) => {
+    if (problem.code === "unknown_variable" && problem.variable && !firstUse.has(problem.variable)) firstUse.set(problem.variable, index);
+  });
   return (
     <ul className="template-problems">
       {problems.map((problem, index) => {
@@ -35,7 +40,7 @@ export function ProblemsList({
               <p>{problem.message}</p>
             </div>
             <div className="template-problem-actions">
-              {onDeclare && problem.code === "unknown_variable" && variable && (
+              {variable && firstUse.get(variable) === index && (
                 <Button size="sm" onClick={() => onDeclare(variable)}>
                   Declare <code className="code">{variable}</code>
                 </Button>
