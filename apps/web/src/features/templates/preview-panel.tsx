@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Alert } from "../../components/ui/alert.tsx";
+import { Card } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -32,19 +33,13 @@ export function PreviewPanel({
   const sourceName = useId();
 
   return (
-    <section className="card template-preview" aria-labelledby={`${sourceName}-title`}>
-      <header className="card-header">
-        <div>
-          <h2 className="card-title" id={`${sourceName}-title`}>
-            Preview
-          </h2>
-          <p className="card-description">
-            {shown ? `${channelLabel(shown.channel)} in ${localeName(shown.locale)} (${shown.locale})` : "Renders as you type."}
-          </p>
-        </div>
-        {isUpdating && <Spinner size="sm" label="Updating the preview" />}
-      </header>
-      <div className="card-body template-preview-body">
+    <Card
+      title="Preview"
+      description={shown ? `${channelLabel(shown.channel)} in ${localeName(shown.locale)} (${shown.locale})` : "Renders as you type."}
+      actions={isUpdating && <Spinner size="sm" label="Updating the preview" />}
+      className="template-preview"
+    >
+      <div className="template-preview-body">
         <fieldset className="template-fieldset">
           <legend className="field-label">Values from</legend>
           <div className="template-segmented">
@@ -101,7 +96,7 @@ export function PreviewPanel({
           )
         )}
       </div>
-    </section>
+    </Card>
   );
 }
 

@@ -30,7 +30,7 @@ export function TemplatesList({ canEdit }: { canEdit: boolean }) {
   const templates = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
-    <Card title="Templates" flush>
+    <Card flush>
       <form className="toolbar" role="search" aria-label="Search templates" onSubmit={(event) => event.preventDefault()}>
         <TextField
           label="Search"

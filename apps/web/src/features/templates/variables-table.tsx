@@ -114,7 +114,7 @@ export function VariablesTable({
                       <input
                         className="input input-sm"
                         aria-label={`Example of ${name}`}
-                        placeholder={examplePlaceholders[row.type]}
+                        placeholder={readOnly ? undefined : examplePlaceholders[row.type]}
                         spellCheck={false}
                         data-field={variableAddress(index, "example")}
                         aria-invalid={errorFor(index, "example") ? true : undefined}
@@ -127,7 +127,7 @@ export function VariablesTable({
                       <input
                         className="input input-sm"
                         aria-label={`Description of ${name}`}
-                        placeholder="What it holds"
+                        placeholder={readOnly ? undefined : "What it holds"}
                         data-field={variableAddress(index, "description")}
                         readOnly={readOnly}
                         value={row.description}
