@@ -9,7 +9,11 @@ export type Capability =
   | "deliveries.replay"
   | "users.history"
   | "providers.read"
-  | "providers.manage";
+  | "providers.manage"
+  | "templates.read"
+  | "templates.edit"
+  | "broadcasts.read"
+  | "broadcasts.send";
 
 export function hasCapability(granted: readonly string[], capability: Capability): boolean {
   return granted.includes(capability);

@@ -1,12 +1,11 @@
 import "../../../features/templates/templates.css";
 import { PageHeader } from "../../../components/ui/page-header.tsx";
-import { useSession } from "../../../features/auth/use-session.ts";
+import { useMember } from "../../../features/auth/use-session.ts";
 import { NewTemplateButton } from "../../../features/templates/new-template-button.tsx";
 import { TemplatesList } from "../../../features/templates/templates-list.tsx";
 
 export function TemplatesRoute() {
-  // Read from the session as sent: lib/capabilities.ts does not list the templates capabilities yet.
-  const canEdit = useSession().data?.capabilities.includes("templates.edit") ?? false;
+  const canEdit = useMember().can("templates.edit");
   return (
     <>
       <PageHeader
