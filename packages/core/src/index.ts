@@ -192,3 +192,33 @@ export {
 export { BROADCAST_STATUSES, BROADCAST_ACTIONS, checkBroadcastAction, type BroadcastStatus, type BroadcastAction } from "./broadcasts/broadcast-status.ts";
 export { twoProportionZTest, normalCdf, MIN_TRIALS, type Proportion, type ZTestResult } from "./broadcasts/z-test.ts";
 export { funnelOf, broadcastReport, reportCsv, type ProgressSlice, type Funnel, type BroadcastReport, type VariantComparison } from "./broadcasts/broadcast-funnel.ts";
+export {
+  IMPORT_KINDS,
+  USER_FIELDS,
+  ATTRIBUTE_TYPES,
+  IMPORT_SAMPLE_ROWS,
+  MAX_IMPORT_COLUMNS,
+  MAX_IMPORT_ATTRIBUTES,
+  AttributeColumnSchema,
+  ImportMappingSchema,
+  mappingProblem,
+  type ImportKind,
+  type UserField,
+  type AttributeType,
+  type AttributeColumn,
+  type ImportMapping,
+  type UsersMapping,
+  type SuppressionsMapping,
+  type OptOutsMapping,
+} from "./imports/import-mapping.ts";
+export {
+  createRowChecker,
+  type ImportedUser,
+  type ImportedSuppression,
+  type ImportedOptOut,
+  type ImportedRecord,
+  type RowOutcome,
+} from "./imports/check-import-row.ts";
+export { trimCell, parseNumberCell, parseBooleanCell, parseDateCell, compactPhone } from "./imports/import-cells.ts";
+export { IMPORT_DELIMITERS, sniffDelimiter, type ImportDelimiter } from "./imports/sniff-delimiter.ts";
+export { csvLine } from "./imports/csv-line.ts";

@@ -42,3 +42,7 @@ export * from "./jobs/enqueue-job.ts";
 export * from "./templates/templates.ts";
 export * from "./templates/template-versions.ts";
 export * from "./members/test-destinations.ts";
+export * from "./imports/imports.ts";
+export * from "./imports/store-upload.ts";
+export * from "./imports/import-progress.ts";
+export * from "./imports/apply-import-records.ts";

@@ -15,6 +15,7 @@ import { twilioWebhookRoutes } from "./webhooks/twilio-webhook.ts";
 import { clientRoutes } from "./client/client-routes.ts";
 import { trackingRoutes } from "./links/tracking-routes.ts";
 import { unsubscribeRoutes } from "./links/unsubscribe-routes.ts";
+import { importRoutes } from "./imports/import-routes.ts";
 
 export interface AppOptions {
   services: AppServices;
@@ -57,6 +58,9 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
       maxBodySize: TRPC_BODY_LIMIT,
     }),
   );
+
+  // CSV import's upload and error report: the dashboard's session, files instead of JSON.
+  app.use(importRoutes(services, allowedOrigins(env)));
 
   // Before /api/v1: the client routes authenticate with per-user tokens, not API keys.
   app.use("/api/v1/client", clientRoutes(services));

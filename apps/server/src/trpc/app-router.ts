@@ -1,6 +1,7 @@
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { deadLettersRouter } from "./routers/dead-letters.ts";
+import { importsRouter } from "./routers/imports.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { providersRouter } from "./routers/providers.ts";
 import { sandboxRouter } from "./routers/sandbox.ts";
@@ -25,6 +26,7 @@ export const appRouter = router({
   sandbox: sandboxRouter,
   providers: providersRouter,
   templates: templatesRouter,
+  imports: importsRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

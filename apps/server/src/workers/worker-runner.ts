@@ -21,6 +21,7 @@ import { applyStatusEventsTask } from "../tasks/apply-status-events.ts";
 import { applyWebhookEventsTask } from "../tasks/apply-webhook-events.ts";
 import { reconcileTwilioTask, twilioStatusFetcher } from "../tasks/reconcile-twilio.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
+import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
 
@@ -134,6 +135,9 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
       crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1", "*/15 * * * * reconcile_twilio ?max=1"].join("\n"),
     }),
   );
+  // CSV imports on a runner of their own: a ten-second slice of a big import never delays the
+  // status events and reaping above.
+  runners.push(await run({ ...common, concurrency: 1, maxPoolSize: 2, taskList: { import_csv: importCsvTask(sql) } }));
 
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const heartbeat = async () => beat(sql, { id: workerId, poolIds: [...poolIds], hostname: hostname(), pid: process.pid });

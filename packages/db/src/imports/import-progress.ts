@@ -1,0 +1,97 @@
+import type { Sql } from "../sql.ts";
+
+/** A staged row as read for checking: its cells, and a reason when it is already known to be bad. */
+export interface StagedRow {
+  row: number;
+  fields: string[];
+  error: string | null;
+}
+
+/**
+ * Moves a queued import to running. For a users import it first marks every later row that
+ * repeats an earlier row's external id (trimmed of spaces and tabs, as the row check trims it):
+ * the whole file in one set-based statement, once, so the chunks need not know each other.
+ * Call it in a transaction; false when the import was not queued (another slice began it).
+ */
+export async function beginImport(sql: Sql, id: string, idColumn: number | null): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE herald.imports SET status = 'running', started_at = now(), updated_at = now() WHERE id = $1 AND status = 'queued'`,
+    [id],
+  );
+  if (rowCount !== 1) return false;
+  if (idColumn !== null) {
+    await sql.query(
+      `UPDATE herald.import_rows r SET error = 'duplicate external id: first on row ' || d.first_row
+         FROM (SELECT row_number, min(row_number) OVER (PARTITION BY btrim(fields ->> $2::int, E' \\t')) AS first_row
+                 FROM herald.import_rows
+                WHERE import_id = $1 AND btrim(fields ->> $2::int, E' \\t') <> '') d
+        WHERE r.import_id = $1 AND r.row_number = d.row_number AND d.row_number <> d.first_row`,
+      [id, idColumn],
+    );
+  }
+  return true;
+}
+
+/** The next `limit` staged rows after row `afterRow`, in file order. */
+export async function readStagedRows(sql: Sql, id: string, afterRow: number, limit: number): Promise<StagedRow[]> {
+  const { rows } = await sql.query<{ row_number: number; fields: string[]; error: string | null }>(
+    `SELECT row_number, fields, error FROM herald.import_rows
+      WHERE import_id = $1 AND row_number > $2 ORDER BY row_number LIMIT $3`,
+    [id, afterRow, limit],
+  );
+  return rows.map((r) => ({ row: r.row_number, fields: r.fields, error: r.error }));
+}
+
+/** What one chunk did, to be recorded with its writes. */
+export interface ChunkOutcome {
+  /** processed_rows before the chunk: recording fails if another slice moved it meanwhile. */
+  fromProcessed: number;
+  toProcessed: number;
+  imported: number;
+  created: number;
+  updated: number;
+  /** Rows refused in this chunk (those already marked count as failed too). */
+  failures: ReadonlyArray<{ row: number; reason: string }>;
+  alreadyFailed: number;
+}
+
+/**
+ * Records a chunk in the transaction that applied it: the refused rows keep their reason (the
+ * error report), the applied rows leave the staging table, the counters move. False when the
+ * import is no longer where this chunk started (a concurrent slice), so the caller rolls back.
+ */
+export async function recordImportChunk(sql: Sql, id: string, chunk: ChunkOutcome): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE herald.imports
+        SET processed_rows = $3, imported_rows = imported_rows + $4, failed_rows = failed_rows + $5,
+            created_count = created_count + $6, updated_count = updated_count + $7, updated_at = now()
+      WHERE id = $1 AND status = 'running' AND processed_rows = $2`,
+    [id, chunk.fromProcessed, chunk.toProcessed, chunk.imported, chunk.failures.length + chunk.alreadyFailed, chunk.created, chunk.updated],
+  );
+  if (rowCount !== 1) return false;
+  if (chunk.failures.length > 0) {
+    await sql.query(
+      `UPDATE herald.import_rows r SET error = f.reason
+         FROM jsonb_to_recordset($2::jsonb) AS f(row integer, reason text)
+        WHERE r.import_id = $1 AND r.row_number = f.row`,
+      [id, JSON.stringify(chunk.failures)],
+    );
+  }
+  // Rows 2 .. processed + 1 are this import's rows so far (the header is row 1).
+  await sql.query("DELETE FROM herald.import_rows WHERE import_id = $1 AND row_number BETWEEN $2 AND $3 AND error IS NULL", [
+    id,
+    chunk.fromProcessed + 2,
+    chunk.toProcessed + 1,
+  ]);
+  return true;
+}
+
+/** Marks a running import whose every row is processed as done; false while rows remain. */
+export async function finishImport(sql: Sql, id: string): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE herald.imports SET status = 'done', finished_at = now(), updated_at = now()
+      WHERE id = $1 AND status = 'running' AND processed_rows = total_rows`,
+    [id],
+  );
+  return rowCount === 1;
+}
