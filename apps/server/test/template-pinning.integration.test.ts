@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BreakerBook } from "../src/dispatch/breaker-book.ts";
 import { dispatchBatch, type DispatcherDependencies } from "../src/dispatch/dispatcher.ts";
 import { createTemplateStore } from "../src/dispatch/template-store.ts";
+import { createEmailLinks } from "../src/links/email-links.ts";
+import { createLinkTokens } from "../src/links/link-tokens.ts";
 import { createProviderRegistry } from "../src/providers/provider-registry.ts";
 import { ScriptedProvider } from "./support/scripted-provider.ts";
 
@@ -154,5 +156,24 @@ describe("templates at send time: pinning, retries, locales, missing variables",
     await expect(database.pool.query(`DELETE FROM herald.template_versions WHERE template_key = 'order.paid' AND version = 1`)).rejects.toThrow(
       /cannot be deleted/,
     );
+  });
+
+  it("rewrites a template email's links for click tracking when its category opts in", async () => {
+    await database.pool.query(`UPDATE herald.categories SET tracking = '{"clicks": true}' WHERE key = 'orders'`);
+    await saveTemplateDraft(
+      database.pool,
+      "order.paid",
+      body("Order {{ data.order_id }}", { en: { email: { subject: "Order {{ data.order_id }}", html: '<p><a href="https://shop.example/o/{{ data.order_id }}">Track it</a></p>' } } }),
+      memberId,
+    );
+    await publish();
+    const provider = new ScriptedProvider("email-tracked", "email");
+    const d = { ...deps(provider), emailLinks: createEmailLinks({ sql: database.pool, tokens: createLinkTokens("k".repeat(64)), publicUrl: new URL("https://herald.example/") }) };
+    const id = await notification({ order_id: "A-104" });
+    await dispatchBatch(d, "email", [id], "7");
+    expect(provider.calls[0]!.html).toMatch(/href="https:\/\/herald\.example\/t\/c\/[^"]+"/);
+    expect(provider.calls[0]!.html).not.toContain("https://shop.example/o/A-104");
+    // Only the HTML is rewritten: the text part keeps the destination as written.
+    expect(provider.calls[0]!.body).toContain("Track it (https://shop.example/o/A-104)");
   });
 });
