@@ -14,6 +14,8 @@ const BUILT_IN_USER_FIELDS: Readonly<Record<string, string>> = {
   "user.phone": "+14155550123",
   "user.locale": "en",
 };
+/** What a message cannot go out without; a draft may leave them empty, a published version may not. */
+const REQUIRED_FIELDS = new Set(["push.title", "push.body", "email.subject", "email.html", "sms.body"]);
 // Properties Liquid gives every list and string: {{ data.items.size }} reads data.items.
 const LIQUID_PROPERTIES = new Set(["size", "first", "last"]);
 
@@ -88,6 +90,11 @@ export function checkTemplate(input: { meta: Pick<TemplateMeta, "channels" | "de
   for (const [locale, content] of Object.entries(body.content)) {
     for (const { channel, field, source, mode } of contentFields(content)) {
       const where = { locale, channel, field };
+      if (REQUIRED_FIELDS.has(`${channel}.${field}`) && source.trim() === "") {
+        unrenderable.add(`${locale}:${channel}`);
+        problems.push({ code: "missing_content", ...where, message: `${channel} ${field} (${locale}) is empty` });
+        continue;
+      }
       const parsed = parseLiquid(source, mode);
       if (!parsed.ok) {
         unrenderable.add(`${locale}:${channel}`);

@@ -47,10 +47,10 @@ const oneLine = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine(isOneLine, "must be one line without control characters");
 
-const required = (field: z.ZodString) => field.min(1, "must not be empty");
-
+// Fields may be empty in a draft (a half-written template still saves); the publish check
+// (checkTemplate) refuses an empty subject, title, body or html.
 const multiline = (max: number) =>
-  required(z.string().max(max, `must be at most ${max} characters`)).refine(
+  z.string().max(max, `must be at most ${max} characters`).refine(
     (s) => !hasControlCharacters(s),
     "must not contain control characters",
   );
@@ -84,7 +84,7 @@ const PushDataSchema = z
 
 /** A push notification's source: every string may hold Liquid. */
 export const PushContentSchema = z.strictObject({
-  title: required(oneLine(300)),
+  title: oneLine(300),
   body: multiline(4000),
   imageUrl: ImageUrlSchema.optional(),
   deepLink: DeepLinkSchema.optional(),
@@ -94,9 +94,9 @@ export type PushContent = z.infer<typeof PushContentSchema>;
 
 /** An email's source; `text` is generated from `html` when empty or absent. */
 export const EmailContentSchema = z.strictObject({
-  subject: required(oneLine(998)),
+  subject: oneLine(998),
   preheader: oneLine(500).optional(),
-  html: utf8Limited(MAX_EMAIL_HTML_BYTES).refine((s) => s.trim() !== "", "must not be empty"),
+  html: utf8Limited(MAX_EMAIL_HTML_BYTES),
   text: utf8Limited(MAX_EMAIL_TEXT_BYTES).optional(),
 });
 export type EmailContent = z.infer<typeof EmailContentSchema>;

@@ -28,6 +28,14 @@ describe("checkTemplate", () => {
     expect(checkTemplate({ meta: META, body: PUBLISHABLE })).toEqual([]);
   });
 
+  it("saves a half-written draft, and refuses to publish it while a required field is empty", () => {
+    const draft = body({ variables: [], content: { en: { email: { subject: "Hello", html: "  " }, sms: { body: "" } } } });
+    expect(checkTemplate({ meta: META, body: draft }).map((p) => [p.code, p.channel, p.field])).toEqual([
+      ["missing_content", "email", "html"],
+      ["missing_content", "sms", "body"],
+    ]);
+  });
+
   it("reports syntax errors with locale, channel, field, line and column", () => {
     const broken = body({ variables: [], content: { en: { email: { subject: "Hi", html: "<p>\n{% if %}</p>" }, sms: { body: "ok" } } } });
     expect(checkTemplate({ meta: META, body: broken })).toEqual([

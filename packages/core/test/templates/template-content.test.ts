@@ -88,7 +88,6 @@ describe("channel content schemas", () => {
     ["a subject with a line break", EmailContentSchema, { ...EMAIL, subject: "Hi\r\nBcc: x@y.z" }, "must be one line without control characters"],
     ["a subject over 998 characters", EmailContentSchema, { ...EMAIL, subject: "s".repeat(999) }, "must be at most 998 characters"],
     ["a preheader over 500 characters", EmailContentSchema, { ...EMAIL, preheader: "p".repeat(501) }, "must be at most 500 characters"],
-    ["an empty html", EmailContentSchema, { ...EMAIL, html: "  " }, "must not be empty"],
     ["html over 512 KiB", EmailContentSchema, { ...EMAIL, html: "é".repeat(MAX_EMAIL_HTML_BYTES / 2 + 1) }, "must be at most 512 KiB (524288 bytes) of UTF-8"],
     ["text over 256 KiB", EmailContentSchema, { ...EMAIL, text: "t".repeat(256 * 1024 + 1) }, "must be at most 256 KiB (262144 bytes) of UTF-8"],
     ["an unknown email field", EmailContentSchema, { ...EMAIL, bcc: "x@y.z" }, 'Unrecognized key: "bcc"'],
@@ -102,7 +101,6 @@ describe("channel content schemas", () => {
     ["a data key with a dot", PushContentSchema, { title: "t", body: "b", data: { "a.b": "x" } }, '"a.b" is not a data key: use a letter or "_", then up to 63 letters, digits or "_"'],
     ["more than 20 data keys", PushContentSchema, { title: "t", body: "b", data: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"])) }, "must have at most 20 keys, not 21"],
     ["an SMS over 1600 characters", SmsContentSchema, { body: "s".repeat(1601) }, "must be at most 1600 characters"],
-    ["an empty SMS", SmsContentSchema, { body: "" }, "must not be empty"],
     ["a locale with no channel", LocaleContentSchema, {}, "must have content for at least one channel: push, email or sms"],
   ])("refuses %s", (_label, schema, content, message) => {
     expect(firstMessage(schema.safeParse(content))).toBe(message);
