@@ -89,7 +89,7 @@ describe("CSV import over HTTP", () => {
       [4, ROWS[2]!.reason],
       [5, ROWS[3]!.reason],
     ]);
-    expect(errors.data.nextAfterRow).toBe(5);
+    expect(errors.data.nextCursor).toBe(5);
 
     const report = await fetch(`${server.url}/files/imports/${id}/errors.csv`, { headers: { cookie } });
     expect(report.status).toBe(200);

@@ -36,6 +36,11 @@ export function DashboardLayout() {
               {section.label}
             </NavLink>
           ))}
+          {can("audience.import") && (
+            <NavLink to="/imports" className="nav-link">
+              Import
+            </NavLink>
+          )}
           {showSettings && (
             <>
               <div className="nav-divider" role="presentation" />

@@ -4,6 +4,8 @@ import { RequireMember } from "./require-member.tsx";
 import { RouteError } from "./route-error.tsx";
 import { DeadLettersRoute } from "./routes/delivery/dead-letters.tsx";
 import { DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
+import { ImportDetailRoute } from "./routes/imports-detail.tsx";
+import { ImportsRoute } from "./routes/imports.tsx";
 import { SandboxOutboxRoute } from "./routes/delivery/sandbox-outbox.tsx";
 import { InviteRoute } from "./routes/invite.tsx";
 import { NotFoundRoute } from "./routes/not-found.tsx";
@@ -72,6 +74,8 @@ export const router = createBrowserRouter([
                 ],
               },
               { path: "users", element: <UsersRoute /> },
+              { path: "imports", element: <ImportsRoute /> },
+              { path: "imports/:id", element: <ImportDetailRoute /> },
               {
                 path: "delivery",
                 element: <DeliveryLayout />,

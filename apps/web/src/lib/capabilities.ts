@@ -9,6 +9,7 @@ export type Capability =
   | "deliveries.replay"
   | "users.history"
   | "providers.read"
+  | "audience.import"
   | "providers.manage"
   | "templates.read"
   | "templates.edit"

@@ -67,14 +67,14 @@ export const importsRouter = router({
     return { id: input.id, status: "queued" as const };
   }),
 
-  /** Refused rows in file order, a page at a time (the whole report is GET /files/imports/:id/errors.csv). */
+  /** Refused rows in file order, a page at a time after row `cursor` (the whole report is GET /files/imports/:id/errors.csv). */
   errors: memberProcedure
-    .input(IdInput.extend({ afterRow: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(200).default(50) }))
+    .input(IdInput.extend({ cursor: z.number().int().min(0).nullish(), limit: z.number().int().min(1).max(200).default(50) }))
     .query(async ({ ctx, input }) => {
       await requireImport(ctx, input.id);
-      const items = await listImportErrors(ctx.database.pool, input.id, { afterRow: input.afterRow, limit: input.limit + 1 });
+      const items = await listImportErrors(ctx.database.pool, input.id, { afterRow: input.cursor ?? 0, limit: input.limit + 1 });
       const page = items.slice(0, input.limit);
-      return { items: page, nextAfterRow: items.length > input.limit ? page[page.length - 1]!.row : null };
+      return { items: page, nextCursor: items.length > input.limit ? page[page.length - 1]!.row : null };
     }),
 
   /** Deletes an import that is not running, with its staged rows and error report. */
