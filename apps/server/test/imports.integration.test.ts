@@ -253,7 +253,7 @@ describe("the upload refuses", () => {
     [Buffer.from("PK\x03\x04rest-of-a-zip", "latin1"), "This is a spreadsheet workbook (.xlsx), not CSV"],
     [`${Array.from({ length: 501 }, (_, i) => `c${i}`).join(",")}\n${"x,".repeat(500)}x\n`, "The file has 501 columns; an import reads at most 500"],
   ])("an unreadable file (%#) with 400 and what to do about it", async (body, message) => {
-    const refused = await uploadCsv(server, body as BodyInit, { cookie });
+    const refused = await uploadCsv(server, body as NonNullable<RequestInit["body"]>, { cookie });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("invalid_request");
     expect(refused.body.error.message).toContain(message);

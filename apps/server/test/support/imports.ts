@@ -11,7 +11,7 @@ export interface UploadOptions {
 }
 
 /** POST /files/imports as the dashboard sends it: the file as the body, text/csv, same origin. */
-export async function uploadCsv(server: { url: string; env: { publicUrl: URL } }, body: BodyInit, options: UploadOptions = {}) {
+export async function uploadCsv(server: { url: string; env: { publicUrl: URL } }, body: NonNullable<RequestInit["body"]>, options: UploadOptions = {}) {
   const origin = options.origin === undefined ? server.env.publicUrl.origin : options.origin;
   const response = await fetch(`${server.url}/files/imports?name=${encodeURIComponent(options.name ?? "people.csv")}`, {
     method: "POST",
