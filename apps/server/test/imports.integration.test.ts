@@ -1,6 +1,8 @@
-import { upsertCategory, upsertUser, findUser } from "@herald/db";
+import { findImport, findUser, upsertCategory, upsertUser } from "@herald/db";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runImportSlice } from "../src/imports/import-runner.ts";
+import { importCsvTask } from "../src/tasks/import-csv.ts";
 import { csvRow, runImport, uploadCsv } from "./support/imports.ts";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
@@ -258,5 +260,44 @@ describe("the upload refuses", () => {
     expect(refused.body.error.code).toBe("invalid_request");
     expect(refused.body.error.message).toContain(message);
     expect(await importCount()).toBe(0);
+  });
+});
+
+describe("the import task", () => {
+  const server = useTestServer();
+  let cookie: string;
+
+  beforeAll(async () => {
+    cookie = (await memberWithSession(server.database, "marketer")).cookie;
+  });
+
+  it("resumes after the last committed chunk, one chunk per slice, and never applies a row twice", async () => {
+    const csv = csvRow(["id", "visits"]) + Array.from({ length: 10 }, (_, i) => csvRow([`r-${i}`, i === 4 ? "many" : String(i)])).join("");
+    const id = (await uploadCsv(server, csv, { cookie })).body.import.id as string;
+    const mapping = { kind: "users", fields: { externalId: 0 }, attributes: [{ column: 1, name: "visits", type: "number" }] };
+    expect((await trpcMutation(server.url, "imports.start", { id, mapping }, { cookie })).error).toBeNull();
+    const budget = { chunkRows: 3, sliceMs: 0 };
+
+    const progress: number[] = [];
+    for (let outcome = ""; outcome !== "done"; ) {
+      outcome = await runImportSlice(server.database.pool, id, budget);
+      progress.push((await findImport(server.database.pool, id))!.processedRows);
+    }
+    expect(progress).toEqual([3, 6, 9, 10]);
+    // A slice of a finished import (a duplicate job) does nothing.
+    expect(await runImportSlice(server.database.pool, id, budget)).toBe("idle");
+    expect(await findImport(server.database.pool, id)).toMatchObject({ status: "done", importedRows: 9, failedRows: 1, createdCount: 9, updatedCount: 0 });
+    const { rows } = await server.database.pool.query("SELECT count(*)::int AS n FROM herald.users WHERE external_id LIKE 'r-%'");
+    expect(rows[0].n).toBe(9);
+  });
+
+  it("records why an import whose job cannot go on failed, instead of retrying it forever", async () => {
+    const id = (await uploadCsv(server, "id\nz-1\n", { cookie })).body.import.id as string;
+    // A mapping no version of Herald would have stored: the task gives up at once.
+    await server.database.pool.query(`UPDATE herald.imports SET status = 'queued', kind = 'users', mapping = '{"kind":"users"}' WHERE id = $1`, [id]);
+    const task = importCsvTask(server.database.pool);
+    const logger = { error: () => undefined };
+    await task({ importId: id }, { job: { attempts: 1, max_attempts: 5 }, logger } as never);
+    expect(await findImport(server.database.pool, id)).toMatchObject({ status: "failed", failure: expect.stringMatching(/^The import stopped: The stored mapping is not valid: /) });
   });
 });

@@ -18,7 +18,7 @@ import { checkOptOutCategories, type RowFailure } from "./opt-out-categories.ts"
 export interface SliceBudget {
   /** Rows read, checked and applied per transaction. */
   chunkRows: number;
-  /** A slice starts no chunk after this long. */
+  /** A slice starts no further chunk after this long. */
   sliceMs: number;
 }
 
@@ -55,7 +55,8 @@ export async function runImportSlice(pool: pg.Pool, importId: string, budget: Sl
   const check = createRowChecker(mapping, current.header);
   const deadline = Date.now() + budget.sliceMs;
   let processed = current.processedRows;
-  while (processed < current.totalRows && Date.now() < deadline) {
+  // At least one chunk per slice, however small the budget: every job moves the import on.
+  for (let first = true; processed < current.totalRows && (first || Date.now() < deadline); first = false) {
     // Row numbers start at 2 (the header is row 1): rows up to processed + 1 are done.
     const rows = await readStagedRows(pool, importId, processed + 1, budget.chunkRows);
     const toProcessed = rows.length > 0 ? rows[rows.length - 1]!.row - 1 : current.totalRows;
