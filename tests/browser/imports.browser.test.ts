@@ -118,4 +118,24 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     await expect.poll(() => page.getByText("The file has a header but no rows").isVisible(), EVENTUALLY).toBe(true);
     await shot("54-imports-refused-upload");
   });
+
+  it("maps a list of suppressed addresses with the channel from a column", async () => {
+    const csv = "address,channel\ngone@example.com,email\n+1 415 555 0100,sms\nnot-an-address,email\n";
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "suppressions.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.waitForURL(/\/imports\/\d+$/, EVENTUALLY);
+    await page.getByRole("radio", { name: /^Suppressions/ }).check();
+    expect(await page.getByLabel("Address column").inputValue()).toBe("0");
+    expect(await page.getByLabel("Channel", { exact: true }).inputValue()).toBe("col:1");
+    const preview = page.getByRole("table", { name: "Preview" });
+    await expect.poll(() => preview.locator("tbody tr").allTextContents(), EVENTUALLY).toEqual([
+      "2emailgone@example.com",
+      "3sms+14155550100",
+      '4Refused: email address "not-an-address": must be an email address',
+    ]);
+    await shot("55-imports-suppressions-mapping");
+    await page.getByRole("button", { name: "Import 3 rows" }).click();
+    await expect.poll(() => page.getByText("2 rows imported, 1 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByText("Newly suppressed").isVisible()).toBe(true);
+  });
 });

@@ -174,6 +174,7 @@ describe("CSV import over HTTP", () => {
     const list = await trpcQuery(server.url, "imports.list", { limit: 2 }, { cookie });
     expect(list.data.items.map((i: any) => i.fileName)).toEqual(["opt-outs.csv", "suppressions.csv"]);
     expect(list.data.items[0].createdBy).toMatch(/^marketer /);
+    expect(list.data.maxFileBytes).toBe(1024 * 1024);
     const next = await trpcQuery(server.url, "imports.list", { limit: 10, cursor: list.data.nextCursor }, { cookie });
     expect(next.data.items.map((i: any) => i.fileName)).toEqual(["people.csv", "people.csv"]);
     expect(next.data.nextCursor).toBeNull();

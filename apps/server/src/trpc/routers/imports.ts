@@ -32,7 +32,8 @@ export const importsRouter = router({
     .input(z.object({ cursor: IdSchema.nullish(), limit: z.number().int().min(1).max(100).default(25) }))
     .query(async ({ ctx, input }) => {
       const page = await listImports(ctx.database.pool, { cursor: input.cursor ?? null, limit: input.limit });
-      return { items: page.items.map(toSummary), nextCursor: page.nextCursor };
+      // The upload route's limit, so the dashboard can refuse a file too large before sending it.
+      return { items: page.items.map(toSummary), nextCursor: page.nextCursor, maxFileBytes: ctx.env.HERALD_IMPORT_MAX_MIB * 1024 * 1024 };
     }),
 
   /** An import with its header, first rows and mapping: what the mapping screen and progress need. */

@@ -37,7 +37,7 @@ export function ImportErrors({ id, header, failed }: { id: string; header: strin
             <table className="table table-compact" aria-label="Refused rows">
               <thead>
                 <tr>
-                  <th scope="col" className="cell-number">
+                  <th scope="col" className="cell-number import-row-number">
                     Row
                   </th>
                   <th scope="col">Reason</th>
@@ -47,7 +47,7 @@ export function ImportErrors({ id, header, failed }: { id: string; header: strin
               <tbody>
                 {items.map((e) => (
                   <tr key={e.row}>
-                    <td className="cell-number">{e.row}</td>
+                    <td className="cell-number import-row-number">{e.row}</td>
                     <td className="preview-reason">{e.reason}</td>
                     <td className="cell-detail cell-break">{describeCells(header, e.fields)}</td>
                   </tr>

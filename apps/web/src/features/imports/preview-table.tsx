@@ -35,7 +35,7 @@ export function PreviewTable({ rows, mapping }: { rows: PreviewRow[]; mapping: I
       <table className="table table-compact preview-table" aria-label="Preview">
         <thead>
           <tr>
-            <th scope="col" className="cell-number">
+            <th scope="col" className="cell-number import-row-number">
               Row
             </th>
             {columns.map((c) => (
@@ -48,7 +48,7 @@ export function PreviewTable({ rows, mapping }: { rows: PreviewRow[]; mapping: I
         <tbody>
           {rows.map((row) => (
             <tr key={row.row} className={row.ok ? undefined : "preview-refused"}>
-              <td className="cell-number">{row.row}</td>
+              <td className="cell-number import-row-number">{row.row}</td>
               {row.ok ? (
                 columns.map((c) => (
                   <td key={c.label} className="cell-break">

@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { Alert } from "../../components/ui/alert.tsx";
@@ -20,9 +20,15 @@ export function UploadCard() {
   const [file, setFile] = useState<File | null>(null);
   const [state, setState] = useState<UploadState>({ phase: "idle" });
   const abort = useRef<AbortController | null>(null);
+  // imports.list reports the upload limit, so a file too large is refused before a byte is sent.
+  const maxFileBytes = useQuery(trpc.imports.list.queryOptions({ limit: 1 })).data?.maxFileBytes;
 
   async function upload() {
     if (!file) return;
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) {
+      setState({ phase: "failed", message: `${file.name} is ${formatSize(file.size)}; this server imports files of at most ${formatSize(maxFileBytes)} (HERALD_IMPORT_MAX_MIB).` });
+      return;
+    }
     abort.current = new AbortController();
     setState({ phase: "sending", sent: 0, total: file.size });
     try {
