@@ -10,6 +10,9 @@ import { SandboxOutboxRoute } from "./routes/delivery/sandbox-outbox.tsx";
 import { InviteRoute } from "./routes/invite.tsx";
 import { NotFoundRoute } from "./routes/not-found.tsx";
 import { SectionRoute } from "./routes/section-route.tsx";
+import { SegmentDetailRoute } from "./routes/segments/segment-detail.tsx";
+import { SegmentNewRoute } from "./routes/segments/segment-new.tsx";
+import { SegmentsRoute } from "./routes/segments/segments.tsx";
 import { ApiKeysRoute } from "./routes/settings/api-keys.tsx";
 import { AuditLogRoute } from "./routes/settings/audit-log.tsx";
 import { GeneralSettingsRoute } from "./routes/settings/general.tsx";
@@ -35,12 +38,6 @@ const sections = [
     emptyTitle: "No broadcasts yet",
   },
   {
-    path: "segments",
-    title: "Segments",
-    purpose: "Group users by their attributes and activity, to target broadcasts and see who they would reach.",
-    emptyTitle: "No segments yet",
-  },
-  {
     path: "analytics",
     title: "Analytics",
     purpose: "See how notifications perform over time by channel, category and broadcast.",
@@ -64,6 +61,9 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/broadcasts" replace /> },
               ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              { path: "segments", element: <SegmentsRoute /> },
+              { path: "segments/new", element: <SegmentNewRoute /> },
+              { path: "segments/:id", element: <SegmentDetailRoute /> },
               { path: "templates", element: <TemplatesRoute /> },
               {
                 path: "templates/:key",

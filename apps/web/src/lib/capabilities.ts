@@ -14,7 +14,9 @@ export type Capability =
   | "templates.read"
   | "templates.edit"
   | "broadcasts.read"
-  | "broadcasts.send";
+  | "broadcasts.send"
+  | "segments.read"
+  | "segments.edit";
 
 export function hasCapability(granted: readonly string[], capability: Capability): boolean {
   return granted.includes(capability);

@@ -1,0 +1,32 @@
+import type { Rule } from "@herald/core";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useDebouncedValue } from "./use-debounced-value.ts";
+
+// Long enough that a number typed is one count, short enough to feel live.
+const previewDelayMs = 400;
+
+/**
+ * The live count and sample of the rule on screen, at most once per pause in typing. `rule` is
+ * null while the builder has something unfinished: the last answer stays, marked as out of date.
+ */
+export function useSegmentPreview(rule: Rule | null) {
+  const trpc = useTRPC();
+  const ruleJson = useMemo(() => JSON.stringify(rule), [rule]);
+  const settledJson = useDebouncedValue(ruleJson, previewDelayMs);
+  const settled = useMemo(() => JSON.parse(settledJson) as Rule | null, [settledJson]);
+  const query = useQuery(
+    trpc.segments.preview.queryOptions(
+      { rule: settled ?? { kind: "and", children: [] } },
+      { enabled: settled !== null, placeholderData: keepPreviousData, retry: false, staleTime: 10_000 },
+    ),
+  );
+  return {
+    preview: query.data ?? null,
+    error: query.error,
+    isUpdating: rule !== null && (query.isFetching || ruleJson !== settledJson),
+    isStale: rule === null || query.isPlaceholderData,
+    retry: () => void query.refetch(),
+  };
+}
