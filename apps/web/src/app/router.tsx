@@ -2,6 +2,9 @@ import { createBrowserRouter, Navigate } from "react-router";
 import { DashboardLayout } from "./dashboard-layout.tsx";
 import { RequireMember } from "./require-member.tsx";
 import { RouteError } from "./route-error.tsx";
+import { BroadcastDetailRoute } from "./routes/broadcasts/broadcast-detail.tsx";
+import { BroadcastNewRoute } from "./routes/broadcasts/broadcast-new.tsx";
+import { BroadcastsRoute } from "./routes/broadcasts/broadcasts.tsx";
 import { DeadLettersRoute } from "./routes/delivery/dead-letters.tsx";
 import { DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
 import { ImportDetailRoute } from "./routes/imports-detail.tsx";
@@ -32,12 +35,6 @@ import { SetupGate } from "./setup-gate.tsx";
 // Sections whose features arrive later; each keeps its place in the navigation meanwhile.
 const sections = [
   {
-    path: "broadcasts",
-    title: "Broadcasts",
-    purpose: "Send one notification to everyone in a segment, now or at a scheduled time, and follow its delivery.",
-    emptyTitle: "No broadcasts yet",
-  },
-  {
     path: "analytics",
     title: "Analytics",
     purpose: "See how notifications perform over time by channel, category and broadcast.",
@@ -61,6 +58,9 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/broadcasts" replace /> },
               ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              { path: "broadcasts", element: <BroadcastsRoute /> },
+              { path: "broadcasts/new", element: <BroadcastNewRoute /> },
+              { path: "broadcasts/:id", element: <BroadcastDetailRoute /> },
               { path: "segments", element: <SegmentsRoute /> },
               { path: "segments/new", element: <SegmentNewRoute /> },
               { path: "segments/:id", element: <SegmentDetailRoute /> },
