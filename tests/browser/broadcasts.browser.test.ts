@@ -1,0 +1,208 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./support/chromium.ts";
+import { fillFirstAdminForm } from "./support/first-admin.ts";
+import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+
+const EVENTUALLY = { timeout: 30_000 };
+// A broadcast is marked sent by the watcher, which runs once a minute.
+const UNTIL_SENT = { timeout: 100_000, interval: 1_000 };
+const USERS = ["ada", "grace", "alan", "edsger"].map((name, index) => ({ id: `u-${index + 1}`, email: `${name}@example.com` }));
+
+describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resume", () => {
+  const herald = useHeraldServer();
+  let browser: Browser;
+  let page: Page;
+  let segmentId = "";
+  beforeAll(async () => {
+    browser = await launchChromium();
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function shot(name: string) {
+    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  /** A tRPC mutation from the signed-in page, failing the test with the server's answer. */
+  async function mutate(procedure: string, input: unknown): Promise<any> {
+    const answer = await page.evaluate(
+      async ({ procedure, input }) => {
+        const response = await fetch(`/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+        return { status: response.status, body: await response.text() };
+      },
+      { procedure, input },
+    );
+    if (answer.status !== 200) throw new Error(`${procedure} answered ${answer.status}: ${answer.body}`);
+    return JSON.parse(answer.body).result.data;
+  }
+
+  async function api(key: string, method: "PUT" | "POST", route: string, body: unknown) {
+    const response = await fetch(`${herald.url}/api/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${await response.text()}`);
+  }
+
+  async function publish(subject: string) {
+    await mutate("templates.saveDraft", {
+      key: "winter.sale",
+      body: { variables: [], content: { en: { email: { subject, html: `<h1>${subject}</h1><p>Everything is 25 % off until Sunday.</p>` } } } },
+    });
+    await mutate("templates.publish", { key: "winter.sale" });
+  }
+
+  /** Steps 1 to 3 of the composer, from the Broadcasts page. */
+  async function compose(name: string) {
+    await page.getByRole("link", { name: "Broadcasts", exact: true }).click();
+    await page.waitForURL(/\/broadcasts$/);
+    await page.getByRole("link", { name: "New broadcast" }).first().click();
+    await page.waitForURL(/\/broadcasts\/new$/);
+    await page.getByLabel("Name").fill(name);
+    await expect.poll(() => page.getByLabel("Segment").locator("option").count(), EVENTUALLY).toBeGreaterThan(1);
+    await page.getByLabel("Segment").selectOption(segmentId);
+    await expect.poll(() => page.getByText("has an email address").isVisible(), EVENTUALLY).toBe(true);
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+
+    await expect.poll(() => page.getByLabel("Template").locator("option").count(), EVENTUALLY).toBeGreaterThan(1);
+    await page.getByLabel("Template").selectOption("winter.sale");
+    await expect.poll(() => page.getByLabel("Version of variant A").inputValue(), EVENTUALLY).toBe("2");
+  }
+
+  it("offers a first broadcast from an empty list", async () => {
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    await fillFirstAdminForm(page, herald.url);
+    await page.getByRole("button", { name: "Create admin" }).click();
+    await page.waitForURL(/\/broadcasts$/);
+    await expect.poll(() => page.getByText("No broadcasts yet").isVisible(), EVENTUALLY).toBe(true);
+    await shot("70-broadcasts-empty");
+
+    const { key } = await mutate("apiKeys.create", { name: "Seeder", scope: "admin" });
+    await api(key, "PUT", "/categories/marketing", { label: "Marketing" });
+    for (const user of USERS) await api(key, "PUT", `/users/${user.id}`, { email: user.email });
+    await mutate("templates.create", { key: "winter.sale", name: "Winter sale", channels: ["email"], defaultCategory: "marketing", defaultLocale: "en" });
+    await publish("Winter sale: 25 % off");
+    await publish("Last days: 25 % off everything");
+    ({ id: segmentId } = await mutate("segments.create", { name: "Everyone with an email", description: "", rule: { kind: "and", children: [{ kind: "has_email" }] } }));
+  });
+
+  it("composes an A/B broadcast step by step and dry-runs it", async () => {
+    await compose("Winter sale");
+    // An A/B split: the new variant takes the other published version, and the shares split evenly.
+    await page.getByRole("button", { name: "Add variant (A/B test)" }).click();
+    expect(await page.getByLabel("Version of variant B").inputValue()).toBe("1");
+    expect(await page.getByLabel("Share of variant A (%)").inputValue()).toBe("50");
+    expect(await page.getByLabel("Share of variant B (%)").inputValue()).toBe("50");
+    await page.getByRole("button", { name: "Add value" }).click();
+    await page.getByLabel("Name of value 1").fill("promo_code");
+    await page.getByLabel("Value 1", { exact: true }).fill("WINTER25");
+    await shot("71-composer-content");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+
+    // The template's channel and default category come pre-filled.
+    expect(await page.getByLabel("Email").isChecked()).toBe(true);
+    expect(await page.getByLabel("SMS").isDisabled()).toBe(true);
+    expect(await page.getByRole("textbox", { name: "Category" }).inputValue()).toBe("marketing");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+
+    expect(await page.getByLabel("Send now").isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Continue to review" }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/, EVENTUALLY);
+
+    const review = page.getByRole("region", { name: "Review" });
+    await expect.poll(() => review.textContent(), EVENTUALLY).toContain("Everyone with an email");
+    expect(await review.textContent()).toContain("A: v2 (50 %) · B: v1 (50 %)");
+    expect(await review.textContent()).toContain("data.promo_code = “WINTER25”");
+    const dryRun = page.getByRole("region", { name: "Dry run" });
+    await expect.poll(() => dryRun.getByRole("term").count(), EVENTUALLY).toBe(4);
+    const stats = await dryRun.locator(".broadcast-stat").allTextContents();
+    expect(stats).toEqual(["In the segment4", "Held out0", "Notifications to send4", "Skipped by the gates0"]);
+    expect(await dryRun.getByRole("table", { name: "By variant" }).isVisible()).toBe(true);
+    // The chart's table view says the same in rows.
+    await dryRun.getByRole("button", { name: "Table" }).click();
+    expect(await dryRun.getByRole("table", { name: "Verdict" }).textContent()).toContain("Would be sent4100 %");
+    await shot("72-composer-review-dry-run");
+  });
+
+  it("sends it now and follows it to its report and CSV", async () => {
+    await page.getByRole("button", { name: "Send now" }).click();
+    const confirm = page.getByRole("dialog", { name: "Send “Winter sale” now?" });
+    expect(await confirm.textContent()).toContain("About 4 notifications");
+    await confirm.getByRole("button", { name: "Send it now" }).click();
+
+    await expect.poll(() => page.getByRole("region", { name: /Progress|Delivery/ }).isVisible(), EVENTUALLY).toBe(true);
+    await shot("73-broadcast-sending");
+    await expect.poll(() => page.locator(".page-header .badge").first().textContent(), UNTIL_SENT).toBe("Sent");
+    const counters = page.getByRole("region", { name: "Delivery" }).locator(".broadcast-stat");
+    await expect.poll(async () => (await counters.allTextContents()).slice(0, 4), EVENTUALLY).toEqual(["Targeted4", "Held out0", "Pending0", "Sent4"]);
+
+    const report = page.getByRole("region", { name: "Report" });
+    await expect.poll(() => report.getByRole("table", { name: "By channel and variant" }).isVisible(), EVENTUALLY).toBe(true);
+    expect(await report.getByRole("table", { name: "Variants compared" }).textContent()).toContain("too early to tell");
+    await shot("74-broadcast-report");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^broadcast-\d+-report\.csv$/);
+    const csv = fs.readFileSync((await download.path())!, "utf8").trim().split("\n");
+    expect(csv[0]).toBe("channel,variant,targeted,sent,delivered,opened,clicked,failed,skipped,canceled,pending");
+    expect(csv.at(-1)).toMatch(/^all,all,4,4,/);
+
+    await page.getByRole("link", { name: "← Broadcasts" }).click();
+    const row = page.getByRole("row", { name: /Winter sale/ });
+    await expect.poll(() => row.textContent(), EVENTUALLY).toContain("4 sent of 4");
+    expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+  });
+
+  it("pauses and resumes a throttled broadcast while it sends, then cancels it", async () => {
+    await compose("Slow drip");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByLabel("Limit how fast it sends").check();
+    await page.getByLabel("Sends per minute").fill("1");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: "Continue to review" }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/, EVENTUALLY);
+    await expect.poll(() => page.getByRole("region", { name: "Review" }).textContent(), EVENTUALLY).toContain("at most 1 per minute");
+    const send = page.getByRole("button", { name: "Send now" });
+    await expect.poll(() => send.isEnabled(), EVENTUALLY).toBe(true);
+    await send.click();
+    await page.getByRole("dialog", { name: "Send “Slow drip” now?" }).getByRole("button", { name: "Send it now" }).click();
+
+    const status = page.locator(".page-header .badge").first();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Sending");
+    // One a minute: the first goes at once, the rest wait their turn.
+    const progress = page.getByRole("region", { name: "Progress" });
+    await expect.poll(async () => (await progress.locator(".broadcast-stat").allTextContents())[0], EVENTUALLY).toBe("Targeted4");
+    await shot("75-throttled-sending");
+
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Paused");
+    await expect.poll(() => progress.textContent(), EVENTUALLY).toContain("Paused by Ada Admin");
+    await shot("76-paused");
+
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Sending");
+    await expect.poll(() => page.getByRole("button", { name: "Pause" }).isVisible(), EVENTUALLY).toBe(true);
+
+    await page.getByRole("button", { name: "Cancel broadcast" }).click();
+    await page.getByRole("dialog", { name: "Cancel “Slow drip”?" }).getByRole("button", { name: "Cancel broadcast" }).click();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Canceled");
+    const counters = await page.getByRole("region", { name: "Progress" }).locator(".broadcast-stat").allTextContents();
+    expect(counters).toContain("Pending0");
+    expect(counters.find((c) => c.startsWith("Canceled"))).not.toBe("Canceled0");
+    await shot("77-canceled");
+
+    await page.getByRole("link", { name: "← Broadcasts" }).click();
+    const rows = page.getByRole("row");
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(3);
+    expect(await page.getByRole("row", { name: /Slow drip/ }).textContent()).toContain("Canceled");
+    await shot("78-broadcasts-list");
+  });
+});
