@@ -16,9 +16,11 @@ import {
   draftFromBroadcast,
   firstIncompleteStep,
   readBroadcast,
+  scheduleChoiceOf,
   STEPS,
   stepErrors,
   type ComposerDraft,
+  type ScheduleChoice,
   type Step,
 } from "./composer-draft.ts";
 import { ContentStep } from "./content-step.tsx";
@@ -30,19 +32,30 @@ import { SendButton } from "./send-button.tsx";
 import { UnsavedChangesPrompt } from "./unsaved-changes-prompt.tsx";
 import { StepNav } from "./step-nav.tsx";
 
-/** Where the composer opens a saved draft: the review, unless it was left on another step. */
-export type ComposerLocationState = { step?: Step } | null;
+/**
+ * How a new draft's composer hands over to its saved address: the step it was going to, and the
+ * schedule chosen so far, which is not saved with the draft.
+ */
+export type ComposerLocationState = { step?: Step; schedule?: ScheduleChoice } | null;
 
 /**
  * A broadcast in five steps: audience → content and variants → channels and category → schedule →
  * review with the dry run, ending in Schedule or Send now. The draft is saved on the way to the
  * review, since the dry run and scheduling work on a saved broadcast.
  */
-export function BroadcastComposer({ broadcast, initialStep }: { broadcast: Broadcast | null; initialStep: Step }) {
+export function BroadcastComposer({
+  broadcast,
+  initialStep,
+  initialSchedule,
+}: {
+  broadcast: Broadcast | null;
+  initialStep: Step;
+  initialSchedule?: ScheduleChoice | undefined;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<ComposerDraft>(() => (broadcast ? draftFromBroadcast(broadcast) : blankDraft()));
+  const [draft, setDraft] = useState<ComposerDraft>(() => ({ ...(broadcast ? draftFromBroadcast(broadcast) : blankDraft()), ...initialSchedule }));
   const [step, setShownStep] = useState<Step>(initialStep);
   // Steps the member has seen: only those are ticked as complete, never one still ahead.
   const [visited, setVisited] = useState<ReadonlySet<Step>>(() => new Set(broadcast ? STEPS.map((s) => s.key) : [initialStep]));
@@ -68,8 +81,10 @@ export function BroadcastComposer({ broadcast, initialStep }: { broadcast: Broad
 
   // A new draft lives at its own address once saved; navigate after the render that marks it saved.
   useEffect(() => {
-    if (createdId && !isDirty) navigate(`/broadcasts/${createdId}`, { replace: true, state: { step: "review" } satisfies ComposerLocationState });
-  }, [createdId, isDirty, navigate]);
+    if (createdId && !isDirty) {
+      navigate(`/broadcasts/${createdId}`, { replace: true, state: { step: "review", schedule: scheduleChoiceOf(draft) } satisfies ComposerLocationState });
+    }
+  }, [createdId, isDirty, navigate, draft]);
   useEffect(() => {
     if (leaving) navigate("/broadcasts", { replace: true });
   }, [leaving, navigate]);

@@ -55,7 +55,7 @@ export function BroadcastView({ id, canSend }: { id: string; canSend: boolean })
   const { broadcast, progress } = detail.data;
   if (broadcast.status === "draft" && canSend) {
     const state = location.state as ComposerLocationState;
-    return <BroadcastComposer broadcast={broadcast} initialStep={state?.step ?? "review"} />;
+    return <BroadcastComposer broadcast={broadcast} initialStep={state?.step ?? "review"} initialSchedule={state?.schedule} />;
   }
   return (
     <>

@@ -37,6 +37,13 @@ export type ComposerDraft = {
   localDateTime: string;
 };
 
+/** When to send: not part of the saved draft (the server keeps a schedule only once it is scheduled). */
+export type ScheduleChoice = Pick<ComposerDraft, "scheduleKind" | "at" | "timezone" | "localDateTime">;
+
+export function scheduleChoiceOf(d: ComposerDraft): ScheduleChoice {
+  return { scheduleKind: d.scheduleKind, at: d.at, timezone: d.timezone, localDateTime: d.localDateTime };
+}
+
 /** Field → message, for the fields of one step. */
 export type DraftErrors = Partial<Record<DraftField, string>>;
 export type DraftField =

@@ -5,6 +5,12 @@ export type ScheduleLike = { kind: string; at?: unknown; timezone?: unknown; loc
 
 const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
+/** "2026-12-24T09:00" as "24 Dec 2026, 09:00": a wall time, formatted without shifting it into the browser's zone. */
+export function formatLocalDateTime(localDateTime: string): string {
+  const wall = new Date(`${localDateTime.length === 16 ? `${localDateTime}:00` : localDateTime}Z`);
+  return Number.isNaN(wall.getTime()) ? localDateTime : localFormat.format(wall);
+}
+
 /** "Now", "24 Dec 2026, 09:00 (Europe/Paris)", "24 Dec 2026, 09:00 in each recipient's time zone". */
 export function describeSchedule(schedule: ScheduleLike): string {
   if (!schedule || schedule.kind === "now") return "Now, as soon as it is confirmed";
@@ -18,9 +24,7 @@ export function describeSchedule(schedule: ScheduleLike): string {
   }
   if (schedule.kind === "local" && typeof schedule.localDateTime === "string") {
     if (!schedule.localDateTime) return "At a local time (not chosen yet)";
-    // The wall time itself, formatted without shifting it into the browser's zone.
-    const wall = new Date(`${schedule.localDateTime.length === 16 ? `${schedule.localDateTime}:00` : schedule.localDateTime}Z`);
-    return `${Number.isNaN(wall.getTime()) ? schedule.localDateTime : localFormat.format(wall)} in each recipient's time zone`;
+    return `${formatLocalDateTime(schedule.localDateTime)} in each recipient's time zone`;
   }
   return "Unknown schedule";
 }

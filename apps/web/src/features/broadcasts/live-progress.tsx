@@ -7,27 +7,35 @@ import { describeReason } from "../../lib/describe-reason.ts";
 import { formatDateTime } from "../../lib/format-date.ts";
 import { BarChart } from "./bar-chart.tsx";
 import type { Broadcast, BroadcastProgress, Funnel } from "./broadcast-types.ts";
-import { describeSchedule, type ScheduleLike } from "./describe-schedule.ts";
+import { describeSchedule, formatLocalDateTime, type ScheduleLike } from "./describe-schedule.ts";
 import { formatCount } from "./format-count.ts";
 import { ProgressBar } from "./progress-bar.tsx";
 import { settledOf } from "./settled.ts";
 
 /** A scheduled broadcast: when it starts, and that its audience is decided then. */
 export function ScheduledCard({ broadcast }: { broadcast: Broadcast }) {
+  const schedule = broadcast.schedule as ScheduleLike;
+  const startsAt = broadcast.startsAt && (
+    <>
+      <strong>{formatDateTime(broadcast.startsAt)}</strong> your time (<RelativeTime iso={broadcast.startsAt} />)
+    </>
+  );
   return (
     <Card title="Scheduled">
       <p>
-        {broadcast.startsAt ? (
+        {schedule?.kind === "local" ? (
           <>
-            {"Sending starts "}
-            <strong>{formatDateTime(broadcast.startsAt)}</strong> (<RelativeTime iso={broadcast.startsAt} />)
-            {"."}
+            {`Each recipient gets it at ${formatLocalDateTime(String(schedule.localDateTime))} in their own time zone. Sending starts when the first time zone gets there: `}
+            {startsAt ?? "at its scheduled time"}.
           </>
         ) : (
-          "Sending starts at its scheduled time."
+          <>
+            {"Sending starts "}
+            {startsAt ?? "at its scheduled time"}
+            {schedule?.kind === "at" && typeof schedule.timezone === "string" && `, which is ${describeSchedule(schedule)}`}.
+          </>
         )}{" "}
-        {`Schedule: ${describeSchedule(broadcast.schedule as ScheduleLike)}. `}
-        Who is in the segment is decided when it starts.
+        Who is in the segment is decided when it starts; until then it can be unscheduled and edited.
       </p>
     </Card>
   );
