@@ -159,7 +159,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     const row = page.getByRole("row", { name: /Winter sale/ });
     await expect.poll(() => row.textContent(), EVENTUALLY).toContain("4 sent of 4");
     expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
-  });
+  }, 180_000);
 
   it("pauses and resumes a throttled broadcast while it sends, then cancels it", async () => {
     await compose("Slow drip");
@@ -198,11 +198,45 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     expect(counters).toContain("Pending0");
     expect(counters.find((c) => c.startsWith("Canceled"))).not.toBe("Canceled0");
     await shot("77-canceled");
+  });
 
+  it("schedules one for a local time in each recipient's zone, then unschedules it back to a draft", async () => {
+    await compose("Christmas eve");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByLabel("At a local time for each recipient").check();
+    await page.getByRole("button", { name: "Continue to review" }).click();
+    // Not chosen yet: the step says so instead of moving on.
+    expect(await page.getByText("Pick the date and time.").isVisible()).toBe(true);
+    await page.getByLabel("Local date and time").fill("2027-12-24T09:00");
+    await page.getByRole("button", { name: "Continue to review" }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/, EVENTUALLY);
+    await expect.poll(() => page.getByRole("region", { name: "Review" }).textContent(), EVENTUALLY).toMatch(/Dec 24, 2027, 9:00\sAM in each recipient's time zone|24 Dec 2027, 09:00 in each recipient's time zone/);
+
+    const schedule = page.getByRole("button", { name: "Schedule", exact: true });
+    await expect.poll(() => schedule.isEnabled(), EVENTUALLY).toBe(true);
+    await schedule.click();
+    await page.getByRole("dialog", { name: "Schedule “Christmas eve”?" }).getByRole("button", { name: "Schedule it" }).click();
+    const status = page.locator(".page-header .badge").first();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Scheduled");
+    expect(await page.getByRole("region", { name: "Scheduled" }).textContent()).toContain("Who is in the segment is decided when it starts");
+    await shot("78-scheduled");
+
+    await page.getByRole("button", { name: "Unschedule" }).click();
+    await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Draft");
+    expect(await page.getByRole("region", { name: "Review" }).isVisible()).toBe(true);
+  });
+
+  it("lists every broadcast with its status and progress", async () => {
     await page.getByRole("link", { name: "← Broadcasts" }).click();
     const rows = page.getByRole("row");
-    await expect.poll(() => rows.count(), EVENTUALLY).toBe(3);
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(4);
     expect(await page.getByRole("row", { name: /Slow drip/ }).textContent()).toContain("Canceled");
-    await shot("78-broadcasts-list");
+    expect(await page.getByRole("row", { name: /Christmas eve/ }).textContent()).toContain("Draft");
+    await page.getByLabel("Status").selectOption("sent");
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(2);
+    await page.getByLabel("Status").selectOption("");
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(4);
+    await shot("79-broadcasts-list");
   });
 });
