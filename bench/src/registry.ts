@@ -1,6 +1,7 @@
 import type { PlannedScenario, Scenario } from "./scenario.ts";
 import { criticalIdleScenario } from "./scenarios/critical-idle.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
+import { fanOutScenario } from "./scenarios/fan-out.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
 
 const planned = (name: string, summary: string): PlannedScenario => ({ name, summary, run: null });
@@ -14,7 +15,7 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   planned("dispatch-20ms", "dispatch with 20 ms of provider latency per call"),
   criticalIdleScenario,
   planned("critical-load", "critical-lane latency behind a bulk backlog"),
-  planned("fanout", "one event to many users and channels"),
+  fanOutScenario,
   planned("segment-count", "counting a segment's members"),
   planned("timeline", "one user's notification history"),
   planned("charts", "daily rollups behind the dashboard's charts"),

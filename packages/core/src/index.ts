@@ -222,3 +222,36 @@ export {
 export { trimCell, parseNumberCell, parseBooleanCell, parseDateCell, compactPhone } from "./imports/import-cells.ts";
 export { IMPORT_DELIMITERS, sniffDelimiter, type ImportDelimiter } from "./imports/sniff-delimiter.ts";
 export { csvLine } from "./imports/csv-line.ts";
+export {
+  MAX_RULE_DEPTH,
+  MAX_RULE_CONDITIONS,
+  MAX_RULE_GROUPS,
+  MAX_RULE_DAYS,
+  MAX_IN_VALUES,
+  ATTRIBUTE_NAME_PATTERN,
+  ACTIVITY_NAME_PATTERN,
+  RULE_GROUP_KINDS,
+  RULE_CONDITION_KINDS,
+  ATTRIBUTE_OPS,
+  PROFILE_FIELDS,
+  PROFILE_OPS,
+  ACTIVITY_OPS,
+  type Rule,
+  type RuleCondition,
+  type AttributeCondition,
+  type ProfileCondition,
+  type ActivityCondition,
+  type ReachabilityCondition,
+  type SegmentCondition,
+  type AttributeOp,
+  type ProfileField,
+  type ProfileOp,
+  type DateValue,
+} from "./segments/rule-tree.ts";
+export { RuleSchema, parseRule, formatRulePath, describeRuleProblems, type RulePath, type RuleProblem, type ParsedRule } from "./segments/parse-rule.ts";
+export { parseAttributeInstant, isAttributeDate } from "./segments/attribute-dates.ts";
+export { attributeValue, attributePath } from "./segments/attribute-value.ts";
+export { describeRule } from "./segments/describe-rule.ts";
+export { evaluateRule, dateCutoff, type SegmentSubject, type RuleEvaluationContext } from "./segments/evaluate-rule.ts";
+export { SEGMENT_PRESETS, type SegmentPreset } from "./segments/segment-presets.ts";
+export { MAX_SEGMENT_NESTING, segmentReferences, findSegmentCycle, type SegmentReference } from "./segments/segment-references.ts";

@@ -1,10 +1,12 @@
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
+import { broadcastsRouter } from "./routers/broadcasts.ts";
 import { deadLettersRouter } from "./routers/dead-letters.ts";
 import { importsRouter } from "./routers/imports.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { providersRouter } from "./routers/providers.ts";
 import { sandboxRouter } from "./routers/sandbox.ts";
+import { segmentsRouter } from "./routers/segments.ts";
 import { authRouter } from "./routers/auth.ts";
 import { membersRouter } from "./routers/members.ts";
 import { settingsRouter } from "./routers/settings.ts";
@@ -26,7 +28,9 @@ export const appRouter = router({
   sandbox: sandboxRouter,
   providers: providersRouter,
   templates: templatesRouter,
+  broadcasts: broadcastsRouter,
   imports: importsRouter,
+  segments: segmentsRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

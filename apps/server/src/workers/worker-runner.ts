@@ -24,6 +24,9 @@ import { pruneSessions } from "../tasks/prune-sessions.ts";
 import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
+import { startBroadcastTask } from "../tasks/start-broadcast.ts";
+import { watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
+import { segmentAudience } from "../broadcasts/segment-audience.ts";
 
 export interface Workers {
   state(): WorkerState;
@@ -138,6 +141,27 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   // CSV imports on a runner of their own: a ten-second slice of a big import never delays the
   // status events and reaping above.
   runners.push(await run({ ...common, concurrency: 1, maxPoolSize: 2, taskList: { import_csv: importCsvTask(sql) } }));
+
+  // Broadcasts on their own runner: a long fan-out never holds up webhooks or housekeeping.
+  runners.push(
+    await run({
+      ...common,
+      concurrency: 1,
+      maxPoolSize: 3,
+      taskList: {
+        start_broadcast: startBroadcastTask({
+          pool: sql,
+          audience: segmentAudience,
+          defaultTimezone: async () => (await settings.get()).get("workspace.defaultTimezone") as string,
+        }),
+        watch_broadcasts: watchBroadcastsTask(sql, async () => {
+          const s = await settings.get();
+          return { maxBouncePercent: s.get("broadcasts.maxBouncePercent") as number, maxComplaintPercent: s.get("broadcasts.maxComplaintPercent") as number };
+        }),
+      },
+      crontab: "* * * * * watch_broadcasts ?max=1",
+    }),
+  );
 
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const heartbeat = async () => beat(sql, { id: workerId, poolIds: [...poolIds], hostname: hostname(), pid: process.pid });

@@ -29,6 +29,7 @@ const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   notifications_dead_idx: "partial: dead letters",
   notifications_in_flight_idx: "partial: rows the reaper watches",
   template_versions_one_draft_idx: "partial: one draft per template",
+  notifications_broadcast_idx: "partial: one broadcast's rows, for progress, pause and cancel",
   webhook_events_orphans_idx: "partial: orphaned webhooks",
 };
 

@@ -1,0 +1,124 @@
+import { completeFinishedBroadcasts } from "@herald/db";
+import { describe, expect, it } from "vitest";
+import { eventually } from "./support/rest.ts";
+import { memberWithSession, useTestServer } from "./support/test-server.ts";
+import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
+
+const PRO_WITH_EMAIL = { kind: "and", children: [{ kind: "has_email" }, { kind: "attribute", attribute: "plan", op: "eq", value: "pro" }] };
+
+describe("broadcasts", () => {
+  const server = useTestServer({ withWorkers: true, env: { HERALD_SANDBOX_DELIVERY_DELAY_MS: "50" } });
+  let cookie = "";
+  let segmentId = "";
+  let nobodyId = "";
+
+  async function setUp() {
+    if (cookie) return;
+    cookie = (await memberWithSession(server.database, "marketer")).cookie;
+    const pool = server.database.pool;
+    await pool.query("INSERT INTO herald.categories (key, label) VALUES ('marketing', 'Marketing')");
+    await pool.query(
+      `INSERT INTO herald.users (external_id, email, attributes)
+       SELECT 'bc-' || i, 'bc-' || i || '@example.com', jsonb_build_object('plan', CASE WHEN i % 3 = 0 THEN 'free' ELSE 'pro' END)
+         FROM generate_series(1, 60) i`,
+    );
+    const call = async (path: string, input: unknown) => {
+      const r = await trpcMutation(server.url, path, input, { cookie });
+      if (r.error) throw new Error(`${path}: ${r.error.message}`);
+      return r.data;
+    };
+    await call("templates.create", { key: "sale", name: "Sale", channels: ["email", "sms"], defaultCategory: "marketing", defaultLocale: "en" });
+    const body = (subject: string) => ({
+      variables: [{ name: "data.code", type: "string", required: true, example: "X1" }],
+      content: { en: { email: { subject, html: "<p>Use {{ data.code }}</p>" }, sms: { body: "Use {{ data.code }}" } } },
+    });
+    await call("templates.saveDraft", { key: "sale", body: body("Sale A") });
+    await call("templates.publish", { key: "sale" });
+    await call("templates.editVersion", { key: "sale", version: 1 });
+    await call("templates.saveDraft", { key: "sale", body: body("Sale B") });
+    await call("templates.publish", { key: "sale" });
+    segmentId = (await call("segments.create", { name: "Pro with email", rule: PRO_WITH_EMAIL })).id;
+    nobodyId = (await call("segments.create", { name: "Nobody", rule: { kind: "attribute", attribute: "plan", op: "eq", value: "enterprise" } })).id;
+  }
+
+  const compose = (overrides: Record<string, unknown> = {}) => ({
+    name: "December sale",
+    segmentId,
+    templateKey: "sale",
+    variants: [{ version: 1, percent: 50 }, { version: 2, percent: 50 }],
+    channels: ["email"],
+    category: "marketing",
+    holdoutPercent: 10,
+    data: { code: "XMAS" },
+    ...overrides,
+  });
+
+  it("dry-runs, sends now through the sandbox, and reports per variant", async () => {
+    await setUp();
+    const created = await trpcMutation(server.url, "broadcasts.create", compose(), { cookie });
+    expect(created.error).toBeNull();
+    const id = created.data.id;
+
+    const dry = await trpcQuery(server.url, "broadcasts.dryRun", { id }, { cookie });
+    expect(dry.data.audience).toBe(40);
+    const sendable = dry.data.rows.filter((r: { verdict: string }) => r.verdict === "send").reduce((n: number, r: { count: number }) => n + r.count, 0);
+    expect(sendable + dry.data.heldOut).toBe(40);
+    expect(dry.data.channels[0]).toMatchObject({ channel: "email", sendable });
+
+    const scheduled = await trpcMutation(server.url, "broadcasts.schedule", { id, schedule: { kind: "now" } }, { cookie });
+    expect(scheduled.error).toBeNull();
+    const rows = await eventually(
+      async () => (await server.database.pool.query("SELECT status, template_version FROM herald.notifications WHERE broadcast_id = $1", [id])).rows,
+      (r) => r.length === sendable && r.every((n) => n.status !== "pending"),
+      "every broadcast row settled",
+    );
+    expect(new Set(rows.map((r) => r.template_version))).toEqual(new Set([1, 2]));
+    const { rows: held } = await server.database.pool.query("SELECT count(*)::int AS n FROM herald.broadcast_holdouts WHERE broadcast_id = $1", [id]);
+    expect(held[0].n).toBe(dry.data.heldOut);
+
+    const { rows: used } = await server.database.pool.query("SELECT last_used_at FROM herald.segments WHERE id = $1", [segmentId]);
+    expect(used[0].last_used_at).not.toBeNull();
+
+    // The watch task's minute tick, run now.
+    expect(await completeFinishedBroadcasts(server.database.pool)).toContain(id);
+    const report = await trpcQuery(server.url, "broadcasts.report", { id, activity: "session_completed" }, { cookie });
+    expect(report.data.broadcast.status).toBe("sent");
+    expect(report.data.report.byVariant.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+    expect(report.data.report.total.sent).toBe(sendable);
+    expect(report.data.lift).toMatchObject({ holdout: { users: dry.data.heldOut, converted: 0 }, treated: { users: sendable } });
+    expect(report.data.csv.split("\n")[0]).toBe("channel,variant,targeted,sent,delivered,opened,clicked,failed,skipped,canceled,pending");
+
+    const edit = await trpcMutation(server.url, "broadcasts.update", { id, broadcast: compose({ name: "Renamed" }) }, { cookie });
+    expect(edit.error?.data.code).toBe("CONFLICT");
+  });
+
+  it("schedules at a local time as a keyed job, and unscheduling removes it", async () => {
+    await setUp();
+    const id = (await trpcMutation(server.url, "broadcasts.create", compose(), { cookie })).data.id;
+    const next = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const scheduled = await trpcMutation(server.url, "broadcasts.schedule", { id, schedule: { kind: "local", localDateTime: `${next}T09:00` } }, { cookie });
+    expect(scheduled.error).toBeNull();
+    // The earliest zone (UTC+14) reaches 09:00 first: 19:00 UTC the day before.
+    expect(new Date(scheduled.data.startsAt).toISOString()).toBe(new Date(`${next}T09:00:00+14:00`).toISOString());
+    const job = async () => (await server.database.pool.query("SELECT run_at FROM graphile_worker.jobs WHERE key = $1", [`broadcast:${id}`])).rows;
+    expect(await job()).toHaveLength(1);
+    expect((await trpcMutation(server.url, "broadcasts.unschedule", { id }, { cookie })).error).toBeNull();
+    expect(await job()).toHaveLength(0);
+    expect((await trpcQuery(server.url, "broadcasts.get", { id }, { cookie })).data.broadcast.status).toBe("draft");
+  });
+
+  it("refuses bad schedules and compositions with a clear reason", async () => {
+    await setUp();
+    const refusal = async (path: string, input: unknown) => (await trpcMutation(server.url, path, input, { cookie })).error?.message ?? "accepted";
+    expect(await refusal("broadcasts.create", compose({ variants: [{ version: 1, percent: 60 }, { version: 2, percent: 30 }] }))).toMatch(/sum to 100/);
+    expect(await refusal("broadcasts.create", compose({ variants: [{ version: 7, percent: 100 }] }))).toMatch(/version 7 of "sale" is not published/);
+    expect(await refusal("broadcasts.create", compose({ channels: [] }))).toMatch(/at least one channel/);
+    expect(await refusal("broadcasts.create", compose({ channels: ["push"] }))).toMatch(/no push content/);
+    const id = (await trpcMutation(server.url, "broadcasts.create", compose(), { cookie })).data.id;
+    expect(await refusal("broadcasts.schedule", { id, schedule: { kind: "at", at: "2020-01-01T00:00:00Z", timezone: "UTC" } })).toMatch(/in the past/);
+    expect(await refusal("broadcasts.schedule", { id, schedule: { kind: "at", at: "2099-01-01T00:00:00Z", timezone: "Mars/Base" } })).toMatch(/time zone/);
+    const empty = (await trpcMutation(server.url, "broadcasts.create", compose({ segmentId: nobodyId }), { cookie })).data.id;
+    expect(await refusal("broadcasts.schedule", { id: empty, schedule: { kind: "now" } })).toMatch(/matches nobody/);
+    expect(await refusal("broadcasts.pause", { id })).toMatch(/only while sending/);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Sql } from "../sql.ts";
+import type { AudienceQuery } from "./fan-out.ts";
+
+export interface DryRunRow {
+  channel: "push" | "email" | "sms";
+  version: number;
+  verdict: "send" | "skip" | "defer";
+  reason: string | null;
+  count: number;
+}
+
+export interface DryRunCounts {
+  audience: number;
+  heldOut: number;
+  rows: DryRunRow[];
+}
+
+/**
+ * What sending now would do, without writing anything: the audience, the holdout, and for every
+ * recipient × channel the verdict of herald.evaluate_gates — the same function every real send
+ * calls — grouped by channel, variant, verdict and reason. The holdout and variants use the
+ * same hash as the fan-out, so the numbers are the ones the send will see.
+ */
+export async function broadcastDryRun(
+  sql: Sql,
+  b: { id: string; holdoutPercent: number; variants: Array<{ version: number; percent: number }>; channels: string[]; category: string; lane: string },
+  audience: AudienceQuery,
+  now: Date,
+  defaultTimezone: string,
+): Promise<DryRunCounts> {
+  let cumulative = 0;
+  const upTo = b.variants.map((v) => (cumulative += v.percent * 100));
+  const n = audience.params.length;
+  const p = (k: number) => `$${n + k}`;
+  const { rows } = await sql.query(
+    `WITH aud AS (
+       SELECT DISTINCT a.user_id FROM (${audience.sql}) a
+     ), bucketed AS (
+       SELECT aud.user_id,
+              herald.broadcast_bucket(${p(1)}, 'holdout', aud.user_id) < ${p(2)} AS held,
+              (SELECT v.version FROM unnest(${p(3)}::int[], ${p(4)}::int[]) v(version, up_to)
+                WHERE herald.broadcast_bucket(${p(1)}, 'variant', aud.user_id) < v.up_to ORDER BY v.up_to LIMIT 1) AS version
+         FROM aud
+     ), t AS (
+       SELECT coalesce(array_agg(b.user_id ORDER BY b.user_id, ch), '{}') AS users,
+              coalesce(array_agg(ch ORDER BY b.user_id, ch), '{}') AS chans,
+              coalesce(array_agg(b.version ORDER BY b.user_id, ch), '{}') AS versions
+         FROM bucketed b CROSS JOIN unnest(${p(5)}::text[]) ch
+        WHERE NOT b.held
+     ), verdicts AS (
+       SELECT t.chans[g.ord] AS channel, t.versions[g.ord] AS version, g.verdict, g.reason
+         FROM t, herald.evaluate_gates(t.users, t.chans,
+                   array_fill(${p(6)}::text, ARRAY[cardinality(t.users)]), array_fill(${p(7)}::text, ARRAY[cardinality(t.users)]),
+                   ${p(8)}, ${p(9)}) g
+     )
+     SELECT 'total' AS kind, NULL AS channel, NULL::int AS version, NULL AS verdict, NULL AS reason, count(*)::int AS count FROM aud
+     UNION ALL SELECT 'held', NULL, NULL, NULL, NULL, count(*)::int FROM bucketed WHERE held
+     UNION ALL SELECT 'gate', channel, version, verdict, reason, count(*)::int FROM verdicts GROUP BY channel, version, verdict, reason`,
+    [...audience.params, b.id, Math.round(b.holdoutPercent * 100), b.variants.map((v) => v.version), upTo, b.channels, b.category, b.lane, now, defaultTimezone],
+  );
+  return {
+    audience: rows.find((r) => r.kind === "total")?.count ?? 0,
+    heldOut: rows.find((r) => r.kind === "held")?.count ?? 0,
+    rows: rows.filter((r) => r.kind === "gate").map(({ channel, version, verdict, reason, count }) => ({ channel, version, verdict, reason, count })),
+  };
+}

@@ -1,0 +1,117 @@
+import type pg from "pg";
+import { withTransaction } from "../sql.ts";
+
+/** A query whose rows are the audience's `user_id`s, with its own $1..$n parameters. */
+export interface AudienceQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export type FanOutChunkOutcome =
+  | { kind: "chunk"; users: number; created: number; heldOut: number; done: boolean }
+  /** The broadcast left `sending` (paused or canceled) before this chunk: nothing was written. */
+  | { kind: "stopped"; status: string };
+
+/** When each recipient's row becomes due. */
+export type FanOutTiming =
+  | { kind: "instant"; at: Date }
+  /** A wall-clock time in each recipient's zone (the default zone for those without one). */
+  | { kind: "local"; localDateTime: string; defaultTimezone: string };
+
+/**
+ * One chunk of a broadcast's fan-out, in one transaction: the next `chunkSize` audience members
+ * by user id after the saved cursor, split into the holdout (recorded, not sent) and variants by
+ * a stable hash, written as notification rows with dedup key broadcast:<id>:<user>:<channel> —
+ * so a re-run after a crash, or a duplicate job, writes nothing twice. No per-row "created" log
+ * entry: the row's broadcast_id and created_at say as much, at half the writes. The broadcast's row is
+ * locked first: a pause or cancel either happens before the chunk (which then writes nothing)
+ * or after it commits. Only rows are written; the pump turns them into jobs.
+ */
+export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: AudienceQuery, timing: FanOutTiming, chunkSize: number): Promise<FanOutChunkOutcome> {
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query(
+      `SELECT status, fanout_after_user, targeted, holdout_percent::float8 AS holdout, variants, channels, category, lane,
+              template_key, data, throttle_per_minute
+         FROM herald.broadcasts WHERE id = $1 FOR UPDATE`,
+      [broadcastId],
+    );
+    const b = rows[0];
+    if (!b) return { kind: "stopped", status: "missing" };
+    if (b.status !== "sending") return { kind: "stopped", status: b.status };
+
+    const variants = b.variants as Array<{ version: number; percent: number }>;
+    let cumulative = 0;
+    const upTo = variants.map((v) => (cumulative += v.percent * 100));
+    const n = audience.params.length;
+    const p = (k: number) => `$${n + k}`;
+    // One statement text for both timings (each parameter always used, always as text): a zone
+    // already past the local time gets its rows due now.
+    const timingSql = `greatest(now(), CASE WHEN ${p(14)}::text IS NULL THEN ${p(13)}::text::timestamptz
+      ELSE herald.local_to_instant(${p(13)}::text::timestamp, coalesce(t.timezone, ${p(14)}::text)) END)`;
+    const { rows: result } = await client.query(
+      `WITH seg AS (
+         SELECT a.user_id FROM (${audience.sql}) a WHERE a.user_id > ${p(1)} ORDER BY a.user_id LIMIT ${p(2)}
+       ), bucketed AS (
+         -- No hashing for what is not asked for: no holdout, or a single variant.
+         SELECT seg.user_id,
+                ${p(4)}::int > 0 AND herald.broadcast_bucket(${p(3)}, 'holdout', seg.user_id) < ${p(4)}::int AS held,
+                CASE WHEN cardinality(${p(5)}::int[]) = 1 THEN 0 ELSE herald.broadcast_bucket(${p(3)}, 'variant', seg.user_id) END AS variant_bucket
+           FROM seg
+       ), holdouts AS (
+         INSERT INTO herald.broadcast_holdouts (broadcast_id, user_id)
+         SELECT ${p(3)}, b.user_id FROM bucketed b WHERE b.held
+         ON CONFLICT DO NOTHING RETURNING 1
+       ), targets AS (
+         SELECT b.user_id, u.locale, u.timezone, ch.channel,
+                (SELECT v.version FROM unnest(${p(5)}::int[], ${p(6)}::int[]) v(version, up_to)
+                  WHERE b.variant_bucket < v.up_to ORDER BY v.up_to LIMIT 1) AS version,
+                row_number() OVER (ORDER BY b.user_id, ch.channel) AS rn
+           FROM bucketed b
+           JOIN herald.users u ON u.id = b.user_id
+           CROSS JOIN unnest(${p(7)}::text[]) ch(channel)
+          WHERE NOT b.held
+       ), inserted AS (
+         INSERT INTO herald.notifications
+           (dedup_key, user_id, type, channel, category, lane, template_key, template_version, locale, vars, next_attempt_at, broadcast_id)
+         SELECT 'broadcast:' || ${p(3)} || ':' || t.user_id || ':' || t.channel, t.user_id, 'broadcast', t.channel, ${p(8)}, ${p(9)},
+                ${p(10)}, t.version, t.locale, ${p(11)}::jsonb,
+                -- A throttle spreads the rows over minutes by their position in the whole broadcast.
+                ${timingSql} + CASE WHEN ${p(12)}::int IS NULL THEN interval '0'
+                                    ELSE ((${p(15)}::int + t.rn - 1) / ${p(12)}::int) * interval '1 minute' END,
+                ${p(3)}
+           FROM targets t
+         ON CONFLICT (dedup_key) DO NOTHING
+         RETURNING id
+       )
+       SELECT (SELECT count(*) FROM seg)::int AS users, (SELECT max(user_id) FROM seg)::text AS last_user,
+              (SELECT count(*) FROM inserted)::int AS created, (SELECT count(*) FROM holdouts)::int AS held_out`,
+      [
+        ...audience.params,
+        b.fanout_after_user,
+        chunkSize,
+        broadcastId,
+        Math.round(b.holdout * 100),
+        variants.map((v) => v.version),
+        upTo,
+        b.channels,
+        b.category,
+        b.lane,
+        b.template_key,
+        JSON.stringify(b.data),
+        b.throttle_per_minute,
+        timing.kind === "instant" ? timing.at.toISOString() : timing.localDateTime,
+        timing.kind === "local" ? timing.defaultTimezone : null,
+        b.targeted,
+      ],
+    );
+    const r = result[0];
+    const done = r.users < chunkSize;
+    await client.query(
+      `UPDATE herald.broadcasts SET fanout_after_user = coalesce($2::bigint, fanout_after_user), targeted = targeted + $3, held_out = held_out + $4,
+              fanout_done_at = CASE WHEN $5 THEN now() ELSE fanout_done_at END, updated_at = now()
+        WHERE id = $1`,
+      [broadcastId, r.last_user, r.created, r.held_out, done],
+    );
+    return { kind: "chunk", users: r.users, created: r.created, heldOut: r.held_out, done };
+  });
+}
