@@ -31,7 +31,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
   }
 
   /** A tRPC mutation from the signed-in page, failing the test with the server's answer. */
-  async function mutate(procedure: string, input: unknown): Promise<any> {
+  async function mutate<T = unknown>(procedure: string, input: unknown): Promise<T> {
     const answer = await page.evaluate(
       async ({ procedure, input }) => {
         const response = await fetch(`/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
@@ -40,7 +40,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
       { procedure, input },
     );
     if (answer.status !== 200) throw new Error(`${procedure} answered ${answer.status}: ${answer.body}`);
-    return JSON.parse(answer.body).result.data;
+    return (JSON.parse(answer.body) as { result: { data: T } }).result.data;
   }
 
   async function api(key: string, method: "PUT" | "POST", route: string, body: unknown) {
@@ -85,13 +85,13 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await expect.poll(() => page.getByText("No broadcasts yet").isVisible(), EVENTUALLY).toBe(true);
     await shot("70-broadcasts-empty");
 
-    const { key } = await mutate("apiKeys.create", { name: "Seeder", scope: "admin" });
+    const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Seeder", scope: "admin" });
     await api(key, "PUT", "/categories/marketing", { label: "Marketing" });
     for (const user of USERS) await api(key, "PUT", `/users/${user.id}`, { email: user.email });
     await mutate("templates.create", { key: "winter.sale", name: "Winter sale", channels: ["email"], defaultCategory: "marketing", defaultLocale: "en" });
     await publish("Winter sale: 25 % off");
     await publish("Last days: 25 % off everything");
-    ({ id: segmentId } = await mutate("segments.create", { name: "Everyone with an email", description: "", rule: { kind: "and", children: [{ kind: "has_email" }] } }));
+    ({ id: segmentId } = await mutate<{ id: string }>("segments.create", { name: "Everyone with an email", description: "", rule: { kind: "and", children: [{ kind: "has_email" }] } }));
   });
 
   it("composes an A/B broadcast step by step and dry-runs it", async () => {

@@ -43,7 +43,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
   }
 
   /** A tRPC mutation from the signed-in page, failing the test with the server's answer. */
-  async function mutate(procedure: string, input: unknown): Promise<any> {
+  async function mutate<T = unknown>(procedure: string, input: unknown): Promise<T> {
     const answer = await page.evaluate(
       async ({ procedure, input }) => {
         const response = await fetch(`/trpc/${procedure}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
@@ -52,7 +52,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
       { procedure, input },
     );
     if (answer.status !== 200) throw new Error(`${procedure} answered ${answer.status}: ${answer.body}`);
-    return JSON.parse(answer.body).result.data;
+    return (JSON.parse(answer.body) as { result: { data: T } }).result.data;
   }
 
   async function api(key: string, method: "PUT" | "POST", route: string, body: unknown) {
@@ -73,7 +73,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.getByRole("button", { name: "Create admin" }).click();
     await page.waitForURL(/\/broadcasts$/);
 
-    const { key } = await mutate("apiKeys.create", { name: "Seeder", scope: "admin" });
+    const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Seeder", scope: "admin" });
     const now = Date.now();
     for (const user of POPULATION) {
       await api(key, "PUT", `/users/${user.id}`, { email: user.email });
