@@ -15,6 +15,8 @@ import {
 /** What a condition may pick from: names seen in the data, and the other segments. */
 export type BuilderChoices = {
   attributeListId: string;
+  /** The kind of value each seen attribute mostly holds: "number", "date", "boolean"… */
+  attributeKinds: ReadonlyMap<string, string>;
   activityListId: string;
   segments: ReadonlyArray<{ id: string; name: string }>;
 };
@@ -132,7 +134,7 @@ function AttributeInputs({ c, set, control, plain, choices }: { c: ConditionDraf
         autoComplete="off"
         spellCheck={false}
         value={c.attribute}
-        onChange={(event) => set({ attribute: event.target.value })}
+        onChange={(event) => set({ attribute: event.target.value, ...typedFor(choices.attributeKinds.get(event.target.value.trim()), c) })}
         {...control("attribute", "Attribute")}
       />
       <Select value={op} onChange={(event) => set({ attributeOp: event.target.value as AttributeOp })} {...plain("Operator")}>
@@ -211,6 +213,20 @@ function AttributeInputs({ c, set, control, plain, choices }: { c: ConditionDraf
       )}
     </>
   );
+}
+
+/**
+ * Picking an attribute the data knows sets the value's type to match: a number compares as a
+ * number, a flag as true/false, a date offers "is before … days ago". Only an untouched
+ * comparison (still "is" with no value) is changed, never what the member chose.
+ */
+function typedFor(kind: string | undefined, c: ConditionDraft): Partial<ConditionDraft> {
+  if (!kind || c.value.trim() !== "" || (c.attributeOp !== "eq" && c.attributeOp !== "ne")) return {};
+  if (kind === "number") return { valueType: "number" };
+  if (kind === "boolean") return { valueType: "boolean", value: "true" };
+  if (kind === "date" && c.attributeOp === "eq") return { attributeOp: "before", dateMode: "daysAgo" };
+  if (kind === "list") return { attributeOp: "in" };
+  return { valueType: "text" };
 }
 
 function ProfileInputs({ c, set, control, plain }: { c: ConditionDraft; set: Set; control: Control; plain: Plain }) {

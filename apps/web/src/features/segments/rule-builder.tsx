@@ -1,5 +1,5 @@
 import { MAX_RULE_CONDITIONS, MAX_RULE_DEPTH } from "@herald/core";
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { classNames } from "../../lib/class-names.ts";
 import { ConditionEditor, type BuilderChoices } from "./condition-editor.tsx";
@@ -8,7 +8,8 @@ import { countConditions, newCondition, newGroup, problemKey, updateNode, type D
 type BuilderProps = {
   root: GroupDraft;
   problems: DraftProblems;
-  attributeNames: readonly string[];
+  /** Attributes seen in the data, each with the kind of value it mostly holds. */
+  attributes: ReadonlyArray<{ name: string; kind: string }>;
   activityNames: readonly string[];
   segments: ReadonlyArray<{ id: string; name: string }>;
   readOnly: boolean;
@@ -19,9 +20,10 @@ type BuilderProps = {
  * The rule as nested groups of conditions: each group matches all or any of its rows, any row or
  * group can be negated, and names seen in the data are offered as you type.
  */
-export function RuleBuilder({ root, problems, attributeNames, activityNames, segments, readOnly, onChange }: BuilderProps) {
+export function RuleBuilder({ root, problems, attributes, activityNames, segments, readOnly, onChange }: BuilderProps) {
   const listId = useId();
-  const choices: BuilderChoices = { attributeListId: `${listId}-attributes`, activityListId: `${listId}-activities`, segments };
+  const attributeKinds = useMemo(() => new Map(attributes.map((a) => [a.name, a.kind])), [attributes]);
+  const choices: BuilderChoices = { attributeListId: `${listId}-attributes`, attributeKinds, activityListId: `${listId}-activities`, segments };
   // Conditions are numbered in reading order, so each control's name says which row it belongs to.
   const numbers = new Map<string, number>();
   const groupNumbers = new Map<string, number>();
@@ -48,8 +50,8 @@ export function RuleBuilder({ root, problems, attributeNames, activityNames, seg
     <div className="segment-builder">
       <GroupEditor group={root} depth={1} isRoot context={context} />
       <datalist id={choices.attributeListId}>
-        {attributeNames.map((name) => (
-          <option key={name} value={name} />
+        {attributes.map((attribute) => (
+          <option key={attribute.name} value={attribute.name} label={`${attribute.name} (${attribute.kind})`} />
         ))}
       </datalist>
       <datalist id={choices.activityListId}>

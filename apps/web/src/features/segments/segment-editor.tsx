@@ -194,7 +194,7 @@ export function SegmentEditor({ start, canEdit }: { start: SegmentStart; canEdit
             <RuleBuilder
               root={root}
               problems={problems}
-              attributeNames={lists.attributeNames}
+              attributes={lists.attributes}
               activityNames={lists.activityNames}
               segments={lists.otherSegments}
               readOnly={!canEdit}
@@ -227,7 +227,7 @@ function useBuilderLists(segmentId: string | null) {
   return useMemo(() => {
     const all = segments.data?.items ?? [];
     return {
-      attributeNames: (attributes.data?.items ?? []).map((attribute) => attribute.name),
+      attributes: attributes.data?.items ?? [],
       activityNames: (activities.data?.items ?? []).map((activity) => activity.name),
       otherSegments: all.filter((segment) => segment.id !== segmentId).map(({ id, name }) => ({ id, name })),
       segmentNames: Object.fromEntries(all.map((segment) => [segment.id, segment.name])),
