@@ -15,10 +15,11 @@ const DAY_MS = 24 * 3600 * 1000;
  * - u-3:      a device, a session 10 days ago         → lapsed ("Inactive 7 days")
  * - u-4:      a device, never a session               → never sessioned
  * - u-5:      no device, a session 3 days ago         → recent, but push cannot reach them
+ * u-1 and u-2 also carry a number attribute, score: 12 and 3.
  */
 const POPULATION = [
-  { id: "u-1", email: "ada@example.com", device: true, sessionsDaysAgo: [1, 2] },
-  { id: "u-2", email: "grace@example.com", device: true, sessionsDaysAgo: [1] },
+  { id: "u-1", email: "ada@example.com", device: true, sessionsDaysAgo: [1, 2], attributes: { score: 12 } },
+  { id: "u-2", email: "grace@example.com", device: true, sessionsDaysAgo: [1], attributes: { score: 3 } },
   { id: "u-3", email: "alan@example.com", device: true, sessionsDaysAgo: [10] },
   { id: "u-4", email: "edsger@example.com", device: true, sessionsDaysAgo: [] },
   { id: "u-5", email: "barbara@example.com", device: false, sessionsDaysAgo: [3] },
@@ -76,7 +77,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Seeder", scope: "admin" });
     const now = Date.now();
     for (const user of POPULATION) {
-      await api(key, "PUT", `/users/${user.id}`, { email: user.email });
+      await api(key, "PUT", `/users/${user.id}`, { email: user.email, ...("attributes" in user ? { attributes: user.attributes } : {}) });
       if (user.device) await api(key, "POST", `/users/${user.id}/devices`, { token: `token-${user.id}`, platform: "ios" });
       for (const days of user.sessionsDaysAgo) {
         await api(key, "POST", `/users/${user.id}/activities`, { name: "session_completed", occurredAt: new Date(now - days * DAY_MS).toISOString() });
@@ -176,5 +177,23 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.getByRole("link", { name: "← Segments" }).click();
     await expect.poll(() => page.getByRole("row").count(), EVENTUALLY).toBe(3);
     await shot("66-segments-list");
+  });
+
+  it("types an attribute's value from what the data holds", async () => {
+    await page.getByRole("link", { name: "New segment" }).click();
+    await page.getByRole("button", { name: "Add condition to the whole rule" }).click();
+    await page.getByLabel("Kind (condition 1)").selectOption("attribute");
+    // score holds numbers in the data: the value is read as a number, not the text "5".
+    await page.getByLabel("Attribute (condition 1)").fill("score");
+    await expect.poll(() => page.getByLabel("Value type (condition 1)").inputValue(), EVENTUALLY).toBe("number");
+    await page.getByLabel("Operator (condition 1)").selectOption("gt");
+    await page.getByLabel("Value (condition 1)").fill("5");
+    await expect.poll(() => words().textContent(), EVENTUALLY).toBe("score is more than 5");
+    await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("1 user matches");
+    // A value that is not a number is caught before the server is asked.
+    await page.getByLabel("Value (condition 1)").fill("");
+    expect(await page.getByText("Enter a number, e.g. 42 or 3.5.").isVisible()).toBe(true);
+    expect(await page.getByText("Finish the highlighted conditions to count who matches.").isVisible()).toBe(true);
+    await shot("67-segment-attribute");
   });
 });
