@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_RULE_CONDITIONS, MAX_RULE_DEPTH, MAX_RULE_GROUPS, RuleNodeSchema, type Rule } from "./rule-tree.ts";
+import { utf8Bytes } from "../templates/utf8-bytes.ts";
+import { MAX_RULE_BYTES, MAX_RULE_CONDITIONS, MAX_RULE_DEPTH, MAX_RULE_GROUPS, RuleNodeSchema, type Rule } from "./rule-tree.ts";
 
 /** Where a node or field sits in a rule, from the root: ["children", 2, "value"]. */
 export type RulePath = ReadonlyArray<string | number>;
@@ -20,6 +21,15 @@ export function formatRulePath(path: RulePath, root = "rule"): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The rule's size as JSON, or Infinity when a value nests too deep to serialise. */
+function jsonBytes(value: unknown): number {
+  try {
+    return utf8Bytes(JSON.stringify(value) ?? "");
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 /**
@@ -53,9 +63,14 @@ function checkRuleShape(value: unknown, ctx: z.RefinementCtx): void {
   if (groups > MAX_RULE_GROUPS) {
     ctx.addIssue({ code: "custom", message: `has ${groups} groups: a rule may have at most ${MAX_RULE_GROUPS}` });
   }
+  const bytes = jsonBytes(value);
+  if (bytes > MAX_RULE_BYTES) {
+    const size = Number.isFinite(bytes) ? `${Math.ceil(bytes / 1024)} KiB` : "too deeply nested";
+    ctx.addIssue({ code: "custom", message: `is ${size} as JSON: a rule may be at most ${MAX_RULE_BYTES / 1024} KiB` });
+  }
 }
 
-/** A segment's rule tree, limits included: at most 10 levels deep, 100 conditions and 100 groups. */
+/** A segment's rule tree, limits included: at most 10 levels deep, 100 conditions, 100 groups and 32 KiB. */
 export const RuleSchema: z.ZodType<Rule, unknown> = z.unknown().superRefine(checkRuleShape).pipe(RuleNodeSchema);
 
 /** Parses a rule, turning zod's issues into problems that name each node's path. */

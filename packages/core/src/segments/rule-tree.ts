@@ -7,6 +7,8 @@ export const MAX_RULE_DEPTH = 10;
 /** Conditions (leaves) in one tree; the groups around them are bounded separately. */
 export const MAX_RULE_CONDITIONS = 100;
 export const MAX_RULE_GROUPS = 100;
+/** A rule's size as JSON: room for long lists, small enough to store, compile and send around. */
+export const MAX_RULE_BYTES = 32 * 1024;
 /** Longest look-back a behaviour or date condition may name: about 100 years. */
 export const MAX_RULE_DAYS = 36_500;
 export const MAX_IN_VALUES = 100;

@@ -125,6 +125,15 @@ describe("parseRule", () => {
     expect(problems(and(...Array.from({ length: 100 }, () => and())))).toEqual(["rule: has 101 groups: a rule may have at most 100"]);
   });
 
+  it("refuses a rule over 32 KiB as JSON, and one whose value nests too deep to measure", () => {
+    const list = (n: number) => attr("in", Array.from({ length: 100 }, (_, i) => `${"x".repeat(n)}${i}`));
+    expect(problems(and(list(300)))).toEqual([]);
+    expect(problems(and(list(300), list(300)))).toEqual(["rule: is 60 KiB as JSON: a rule may be at most 32 KiB"]);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(problems(attr("in", deep))).toContain("rule: is too deeply nested as JSON: a rule may be at most 32 KiB");
+  });
+
   it("formats paths and problems for messages", () => {
     expect(formatRulePath(["children", 2, "child", "value"])).toBe("rule.children[2].child.value");
     expect(formatRulePath([])).toBe("rule");
