@@ -29,7 +29,7 @@ import { DryRunCard } from "./dry-run-card.tsx";
 import { ReviewSummary } from "./review-step.tsx";
 import { ScheduleStep } from "./schedule-step.tsx";
 import { SendButton } from "./send-button.tsx";
-import { UnsavedChangesPrompt } from "./unsaved-changes-prompt.tsx";
+import { UnsavedChangesPrompt } from "../../components/ui/unsaved-changes-prompt.tsx";
 import { StepNav } from "./step-nav.tsx";
 
 /**
@@ -168,7 +168,7 @@ export function BroadcastComposer({
           </div>
         }
       />
-      <UnsavedChangesPrompt isDirty={isDirty && createdId === null && !leaving} />
+      <UnsavedChangesPrompt isDirty={isDirty && createdId === null && !leaving} message="This broadcast has changes that are not saved. Save the draft first, or leave them behind." />
       <StepNav current={step} complete={isDone} onSelect={goTo} />
       {saveError && (
         <Alert tone="error" title="The draft was not saved">

@@ -12,7 +12,7 @@ import type { ImportDetail } from "./import-types.ts";
 import { ListFields } from "./list-fields.tsx";
 import { guessDraft, toMapping, type MappingDraft } from "./mapping-draft.ts";
 import { PreviewTable } from "./preview-table.tsx";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 import { UsersColumns } from "./users-columns.tsx";
 
 const KINDS: Array<{ kind: MappingDraft["kind"]; title: string; text: string }> = [

@@ -5,7 +5,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import { ModalDialog } from "./modal-dialog.tsx";
+import { ModalDialog } from "../../components/ui/modal-dialog.tsx";
 import type { SegmentPreset } from "./segment-types.ts";
 
 /** "Copy from preset": the built-in rules, each in plain words; picking one copies it into the builder. */

@@ -17,7 +17,7 @@ import { RuleBuilder } from "./rule-builder.tsx";
 import { ruleFromDraft } from "./read-rule-draft.ts";
 import { draftFromRule, type GroupDraft } from "./rule-draft.ts";
 import { refusalProblems } from "./refusal-problems.ts";
-import { UnsavedChangesPrompt } from "./unsaved-changes-prompt.tsx";
+import { UnsavedChangesPrompt } from "../../components/ui/unsaved-changes-prompt.tsx";
 import { useSegmentPreview } from "./use-segment-preview.ts";
 
 /** What the editor opens with: a saved segment, or a new one (perhaps from a preset). */
@@ -152,7 +152,7 @@ export function SegmentEditor({ start, canEdit }: { start: SegmentStart; canEdit
           {shownError}
         </Alert>
       )}
-      <UnsavedChangesPrompt isDirty={isDirty && createdId === null && !deleted} />
+      <UnsavedChangesPrompt isDirty={isDirty && createdId === null && !deleted} message="This segment has changes that are not saved. Save them first, or leave them behind." />
       <div className="segment-editor-grid">
         <div className="stack">
           <Card title="Details">

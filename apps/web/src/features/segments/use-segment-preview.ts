@@ -2,7 +2,7 @@ import type { Rule } from "@herald/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useTRPC } from "../../lib/trpc.ts";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 
 // Long enough that a number typed is one count, short enough to feel live.
 const previewDelayMs = 400;

@@ -18,7 +18,7 @@ import { SendTestDialog } from "./send-test-dialog.tsx";
 import { refusalProblems, shownProblems, type ShownProblem } from "./shown-problem.ts";
 import { bodyFromDraft, draftFromBody, draftLocales, emptyLocaleDraft, newVariableRow, type TemplateDraft } from "./template-draft.ts";
 import type { PreviewSource, TemplateBody, TemplateChannel, TemplateDetail } from "./template-types.ts";
-import { UnsavedChangesPrompt } from "./unsaved-changes-prompt.tsx";
+import { UnsavedChangesPrompt } from "../../components/ui/unsaved-changes-prompt.tsx";
 import { useInvalidateTemplates } from "./use-invalidate-templates.ts";
 import { useLivePreview } from "./use-live-preview.ts";
 import { useSaveShortcut } from "./use-save-shortcut.ts";
@@ -150,7 +150,7 @@ export function ContentEditor({
         </div>
       </div>
       {saveError && <Alert tone="error" title="The draft was not saved">{saveError}</Alert>}
-      <UnsavedChangesPrompt isDirty={isDirty} />
+      <UnsavedChangesPrompt isDirty={isDirty} message="The draft has changes that are not saved. Save them first with Save draft, or leave them behind." />
       <div className="template-editor-grid">
         <div className="stack">
           <ContentCard

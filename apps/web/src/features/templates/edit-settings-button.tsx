@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import { ModalDialog } from "./modal-dialog.tsx";
+import { ModalDialog } from "../../components/ui/modal-dialog.tsx";
 import { TemplateSettingsForm } from "./template-settings-form.tsx";
 import type { Template } from "./template-types.ts";
 import { useInvalidateTemplates } from "./use-invalidate-templates.ts";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import { ModalDialog } from "./modal-dialog.tsx";
+import { ModalDialog } from "../../components/ui/modal-dialog.tsx";
 import { TemplateSettingsForm, type TemplateSettings } from "./template-settings-form.tsx";
 
 const blank: TemplateSettings = { key: "", name: "", channels: ["email"], defaultCategory: null, defaultLocale: "en" };

@@ -6,7 +6,7 @@ import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { FieldDiffs } from "./field-diffs.tsx";
-import { ModalDialog } from "./modal-dialog.tsx";
+import { ModalDialog } from "../../components/ui/modal-dialog.tsx";
 import { useInvalidateTemplates } from "./use-invalidate-templates.ts";
 import { versionLabel } from "./version-label.ts";
 

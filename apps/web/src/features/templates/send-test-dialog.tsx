@@ -9,7 +9,7 @@ import { channelLabel } from "../../lib/channels.ts";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { localeName } from "./locale-tag.ts";
-import { ModalDialog } from "./modal-dialog.tsx";
+import { ModalDialog } from "../../components/ui/modal-dialog.tsx";
 import type { TemplateChannel } from "./template-types.ts";
 import { TestDestination } from "./test-destination.tsx";
 import { TestSendAnswer } from "./test-send-answer.tsx";

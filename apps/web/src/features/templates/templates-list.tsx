@@ -10,7 +10,7 @@ import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { NewTemplateButton } from "./new-template-button.tsx";
 import { TemplatesTable } from "./templates-table.tsx";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 
 const pageSize = 25;
 const searchDelayMs = 300;

@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { PreviewAnswer, PreviewSource, TemplateBody, TemplateChannel } from "./template-types.ts";
-import { useDebouncedValue } from "./use-debounced-value.ts";
+import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 
 // Long enough that a word typed is one request, short enough to feel live.
 const previewDelayMs = 400;

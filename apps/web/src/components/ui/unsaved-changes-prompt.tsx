@@ -1,9 +1,9 @@
 import { useEffect } from "react";
 import { useBlocker } from "react-router";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 
 /** Asks before a link, Back or closing the tab throws away edits that were never saved. */
-export function UnsavedChangesPrompt({ isDirty }: { isDirty: boolean }) {
+export function UnsavedChangesPrompt({ isDirty, message }: { isDirty: boolean; /** What is unsaved and how to keep it. */ message: string }) {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => isDirty && currentLocation.pathname !== nextLocation.pathname);
 
   useEffect(() => {
@@ -23,7 +23,7 @@ export function UnsavedChangesPrompt({ isDirty }: { isDirty: boolean }) {
       onCancel={() => blocker.reset?.()}
       onConfirm={() => blocker.proceed?.()}
     >
-      <p>This segment has changes that are not saved. Save them first, or leave them behind.</p>
+      <p>{message}</p>
     </ConfirmDialog>
   );
 }

@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
+import { useModalDialog } from "../../lib/use-modal-dialog.ts";
 import { classNames } from "../../lib/class-names.ts";
 
 type ModalDialogProps = {
   open: boolean;
   title: string;
   description?: ReactNode;
-  /** Wide enough for a side-by-side diff. */
+  /** Wide enough for a table or a side-by-side diff. */
   wide?: boolean;
   /** Escape and the backdrop do nothing while something is saving. */
   busy?: boolean;
@@ -18,20 +19,13 @@ type ModalDialogProps = {
  * to the button that opened it; the caller's state, not the browser, decides when it is open.
  */
 export function ModalDialog({ open, title, description, wide = false, busy = false, onClose, children }: ModalDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
     <dialog
       ref={ref}
-      className={classNames("dialog", "template-dialog", wide && "template-dialog-wide")}
+      className={classNames("dialog", "modal-dialog", wide && "modal-dialog-wide")}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
