@@ -250,9 +250,9 @@ export {
   type DateValue,
 } from "./segments/rule-tree.ts";
 export { RuleSchema, parseRule, formatRulePath, describeRuleProblems, type RulePath, type RuleProblem, type ParsedRule } from "./segments/parse-rule.ts";
-export { parseAttributeInstant, isAttributeDate } from "./segments/attribute-dates.ts";
-export { attributeValue, attributePath } from "./segments/attribute-value.ts";
+export { parseAttributeInstant } from "./segments/attribute-dates.ts";
+export { attributePath } from "./segments/attribute-value.ts";
 export { describeRule } from "./segments/describe-rule.ts";
-export { evaluateRule, dateCutoff, type SegmentSubject, type RuleEvaluationContext } from "./segments/evaluate-rule.ts";
+export { evaluateRule, type SegmentSubject, type RuleEvaluationContext } from "./segments/evaluate-rule.ts";
 export { SEGMENT_PRESETS, type SegmentPreset } from "./segments/segment-presets.ts";
 export { MAX_SEGMENT_NESTING, segmentReferences, findSegmentCycle, type SegmentReference } from "./segments/segment-references.ts";

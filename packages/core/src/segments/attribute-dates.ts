@@ -4,7 +4,8 @@
  * "2026-11-30T09:00+01:00"; without an offset it is UTC), which is what imports and the REST API
  * store. Anything else — another format, or a day the calendar does not have — is not a date, and
  * a date condition on it is false. `herald.attribute_instant` in the segments migration is the same
- * reading in SQL; the property test holds the two to agreement.
+ * reading in SQL; packages/db/test/segments/attribute-instant.integration.test.ts holds the two to
+ * agreement.
  */
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -37,9 +38,4 @@ export function parseAttributeInstant(text: string): number | null {
   date.setUTCHours(Number(h), Number(mi), Number(s), 0);
   const micros = Number(fraction.padEnd(6, "0"));
   return date.getTime() + micros / 1000 - offsetMinutes * 60_000;
-}
-
-/** Whether `value` is an attribute date (a string `parseAttributeInstant` reads). */
-export function isAttributeDate(value: unknown): value is string {
-  return typeof value === "string" && parseAttributeInstant(value) !== null;
 }

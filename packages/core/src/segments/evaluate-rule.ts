@@ -26,7 +26,7 @@ export interface RuleEvaluationContext {
 }
 
 /** The instant `value` names: an absolute date, or `daysAgo` days before now. */
-export function dateCutoff(value: DateValue, now: Date): number {
+function dateCutoff(value: DateValue, now: Date): number {
   return typeof value === "string" ? parseAttributeInstant(value)! : now.getTime() - value.daysAgo * DAY_MS;
 }
 

@@ -1,7 +1,6 @@
 import {
   MAX_SEGMENT_NESTING,
   attributePath,
-  dateCutoff,
   formatRulePath,
   type ActivityCondition,
   type AttributeCondition,
@@ -217,21 +216,12 @@ class Compiler {
 }
 
 /**
- * The WHERE clause of a segment over `herald.users u`, for callers that select other columns
- * (the sample) or join it into a larger statement.
- */
-export function compileSegmentPredicate(rule: Rule, options: CompileSegmentOptions): SegmentQuery {
-  const compiler = new Compiler(options);
-  const sql = compiler.rule(rule, [], []);
-  return { sql, params: compiler.params };
-}
-
-/**
  * A segment as ONE parameterised query selecting its members' ids: attribute names, values and
  * cut-off instants are all bound parameters, named segments are inlined. Usable as a sub-select
  * (a fan-out's `INSERT … SELECT`, a count, a dry run), with its parameters numbered from $1.
  */
 export function compileSegment(rule: Rule, options: CompileSegmentOptions): SegmentQuery {
-  const where = compileSegmentPredicate(rule, options);
-  return { sql: `SELECT u.id AS user_id FROM herald.users u WHERE ${where.sql}`, params: where.params };
+  const compiler = new Compiler(options);
+  const where = compiler.rule(rule, [], []);
+  return { sql: `SELECT u.id AS user_id FROM herald.users u WHERE ${where}`, params: compiler.params };
 }
