@@ -119,6 +119,20 @@ describe("the segments API", () => {
     expect(taken.error).toMatchObject({ message: 'name: a segment named "Loop A" already exists', data: { code: "CONFLICT" } });
   });
 
+  it("refuses to delete a segment a broadcast uses", async () => {
+    const id = (await trpcMutation(server.url, "segments.create", { name: "Broadcast audience", rule: { kind: "has_email" } }, { cookie: marketer })).data.id;
+    await server.database.pool.query(`
+      INSERT INTO herald.categories (key, label) VALUES ('news', 'News');
+      INSERT INTO herald.templates (key, name, channels, default_locale) VALUES ('news.weekly', 'Weekly', '{email}', 'en');`);
+    await server.database.pool.query(
+      `INSERT INTO herald.broadcasts (name, segment_id, template_key, variants, channels, category) VALUES ('Weekly', $1, 'news.weekly', '[{"version": 1, "percent": 100}]', '{email}', 'news')`,
+      [id],
+    );
+    const refused = await trpcMutation(server.url, "segments.delete", { id }, { cookie: marketer });
+    expect(refused.error).toMatchObject({ message: `Segment ${id} is used by a broadcast, so it cannot be deleted`, data: { code: "CONFLICT" } });
+    expect((await trpcQuery(server.url, "segments.get", { id }, { cookie: marketer })).error).toBeNull();
+  });
+
   it("offers the presets, and the attribute and activity names seen", async () => {
     const presets = await trpcQuery(server.url, "segments.presets", undefined, { cookie: viewer });
     expect(presets.data.items.map((p: { key: string }) => p.key)).toEqual(["all_with_device", "inactive_7d", "never_sessioned", "test_due"]);

@@ -43,7 +43,8 @@ export type DeleteSegmentOutcome =
 // the cycle check and together close a cycle.
 const SEGMENT_GRAPH_LOCK = 727_274_009;
 const UNIQUE_VIOLATION = "23505";
-const FOREIGN_KEY_VIOLATION = "23503";
+// A row of another table still refers to the segment: NO ACTION reports 23503, RESTRICT 23001.
+const STILL_REFERENCED = new Set(["23503", "23001"]);
 
 const COLUMNS = `s.id::text, s.name, s.description, s.rule, s.last_count, s.last_counted_at, s.last_used_at, s.created_at, s.updated_at,
   m.name AS updated_by_name`;
@@ -213,7 +214,7 @@ export async function deleteSegment(pool: pg.Pool, id: string): Promise<DeleteSe
       return rows[0] ? { kind: "deleted", name: rows[0].name } : { kind: "not_found" };
     } catch (error) {
       const e = error as { code?: string; table?: string };
-      if (e.code !== FOREIGN_KEY_VIOLATION) throw error;
+      if (!STILL_REFERENCED.has(e.code ?? "")) throw error;
       await client.query("ROLLBACK TO SAVEPOINT delete_segment");
       return { kind: "in_use", segments: [], table: e.table ?? null };
     }

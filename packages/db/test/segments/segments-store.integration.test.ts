@@ -90,9 +90,14 @@ describe("stored segments", () => {
 
   it("refuses to delete a segment another table refers to (as a broadcast will)", async () => {
     const id = await saved("Referenced");
+    // Both ways a foreign key can refuse: NO ACTION (the default) and RESTRICT (what broadcasts use).
     await test.db.pool.query("CREATE TABLE herald.segment_users_for_test (segment_id bigint REFERENCES herald.segments (id))");
     await test.db.pool.query("INSERT INTO herald.segment_users_for_test VALUES ($1)", [id]);
     expect(await deleteSegment(test.db.pool, id)).toEqual({ kind: "in_use", segments: [], table: "segment_users_for_test" });
+    await test.db.pool.query("CREATE TABLE herald.segment_restrictors_for_test (segment_id bigint REFERENCES herald.segments (id) ON DELETE RESTRICT)");
+    await test.db.pool.query("INSERT INTO herald.segment_restrictors_for_test VALUES ($1)", [id]);
+    await test.db.pool.query("DELETE FROM herald.segment_users_for_test");
+    expect(await deleteSegment(test.db.pool, id)).toEqual({ kind: "in_use", segments: [], table: "segment_restrictors_for_test" });
     expect(await findSegment(test.db.pool, id)).not.toBeNull();
   });
 
