@@ -31,8 +31,16 @@ describe("the segments API", () => {
           FROM herald.users WHERE external_id IN ('u1', 'u2');`);
   });
 
+  it("previews a rule too large for a URL (a mutation, not a GET)", async () => {
+    const rule = { kind: "or", children: Array.from({ length: 90 }, (_, i) => ({ kind: "attribute", attribute: "plan", op: "eq", value: `${"x".repeat(200)}${i}` })) };
+    expect(JSON.stringify(rule).length).toBeGreaterThan(20_000);
+    const preview = await trpcMutation(server.url, "segments.preview", { rule: { kind: "or", children: [...rule.children, { kind: "attribute", attribute: "plan", op: "eq", value: "free" }] } }, { cookie: viewer });
+    expect(preview.error).toBeNull();
+    expect(preview.data.count).toBe(1);
+  });
+
   it("previews an unsaved rule: count, sample and plain words", async () => {
-    const preview = await trpcQuery(server.url, "segments.preview", { rule: INACTIVE_7D }, { cookie: viewer });
+    const preview = await trpcMutation(server.url, "segments.preview", { rule: INACTIVE_7D }, { cookie: viewer });
     expect(preview.error).toBeNull();
     expect(preview.data).toMatchObject({
       count: 1,
@@ -99,7 +107,7 @@ describe("the segments API", () => {
       expect(result.error?.data.code).toBe("BAD_REQUEST");
       expect(result.error?.message).toBe(message);
     }
-    const preview = await trpcQuery(server.url, "segments.preview", { rule: { kind: "attribute", attribute: "age", op: "lt", value: true } }, { cookie: viewer });
+    const preview = await trpcMutation(server.url, "segments.preview", { rule: { kind: "attribute", attribute: "age", op: "lt", value: true } }, { cookie: viewer });
     expect(preview.error).toMatchObject({ message: "rule.value: must be a number", data: { code: "BAD_REQUEST", details: { problems: [{ path: "rule.value", at: ["value"], message: "must be a number" }] } } });
     const { rows } = await server.database.pool.query("SELECT count(*)::int AS n FROM herald.segments WHERE name LIKE 'bad %'");
     expect(rows[0].n).toBe(0);

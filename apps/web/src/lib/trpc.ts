@@ -2,7 +2,7 @@ import type { AppRouter } from "@herald/server";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 /** The typed procedure tree, for deriving input and output types with `inferInput`/`inferOutput`. */
 export type Api = TRPCOptionsProxy<AppRouter>;

@@ -116,7 +116,8 @@ export const segmentsRouter = router({
    * What a rule (saved or not) selects right now: the count (null when it took too long), the
    * first 20 members, and the rule in plain words.
    */
-  preview: memberProcedure.input(z.object({ rule: RuleInput })).query(async ({ ctx, input }) => {
+  // A mutation though it writes nothing: a rule of up to 32 KiB does not fit in a GET's URL.
+  preview: memberProcedure.input(z.object({ rule: RuleInput })).mutation(async ({ ctx, input }) => {
     const rule = requireRule(input.rule);
     const query = await segmentQuery(ctx.database.pool, rule, new Date()).catch(compileRefusal);
     const [count, sample, names] = await Promise.all([

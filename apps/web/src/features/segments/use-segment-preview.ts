@@ -1,7 +1,7 @@
 import type { Rule } from "@herald/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { useTRPC } from "../../lib/trpc.ts";
+import { useTRPCClient } from "../../lib/trpc.ts";
 import { useDebouncedValue } from "../../lib/use-debounced-value.ts";
 
 // Long enough that a number typed is one count, short enough to feel live.
@@ -12,16 +12,19 @@ const previewDelayMs = 400;
  * null while the builder has something unfinished: the last answer stays, marked as out of date.
  */
 export function useSegmentPreview(rule: Rule | null) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const ruleJson = useMemo(() => JSON.stringify(rule), [rule]);
   const settledJson = useDebouncedValue(ruleJson, previewDelayMs);
   const settled = useMemo(() => JSON.parse(settledJson) as Rule | null, [settledJson]);
-  const query = useQuery(
-    trpc.segments.preview.queryOptions(
-      { rule: settled ?? { kind: "and", children: [] } },
-      { enabled: settled !== null, placeholderData: keepPreviousData, retry: false, staleTime: 10_000 },
-    ),
-  );
+  // preview is a mutation (a large rule does not fit in a GET's URL) read like a query.
+  const query = useQuery({
+    queryKey: ["segments.preview", settledJson],
+    queryFn: () => client.segments.preview.mutate({ rule: settled ?? { kind: "and", children: [] } }),
+    enabled: settled !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 10_000,
+  });
   return {
     preview: query.data ?? null,
     error: query.error,
