@@ -1,12 +1,11 @@
 import { describeRuleProblems, parseRule } from "@herald/core";
-import { segmentQuery } from "@herald/db";
+import { findSegment, segmentQuery } from "@herald/db";
 import type { BroadcastAudience } from "./broadcast-audience.ts";
 
 /** The broadcast audience through the segment compiler: the one query counts, dry runs and fan-outs share. */
 export const segmentAudience: BroadcastAudience = {
   async ruleOf(sql, segmentId) {
-    const { rows } = await sql.query<{ rule: unknown }>("SELECT rule FROM herald.segments WHERE id = $1", [segmentId]);
-    return rows[0]?.rule ?? null;
+    return (await findSegment(sql, segmentId))?.rule ?? null;
   },
   async query(sql, rule, now) {
     const parsed = parseRule(rule);

@@ -1,5 +1,5 @@
 import { BroadcastScheduleSchema } from "@herald/core";
-import { fanOutChunk, findBroadcast, markSegmentUsed, transitionBroadcast, type Sql } from "@herald/db";
+import { fanOutChunk, findBroadcast, markSegmentUsed, snapshotBroadcastAudience, transitionBroadcast, type Sql } from "@herald/db";
 import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { z } from "zod";
@@ -32,10 +32,7 @@ export function startBroadcastTask(deps: StartBroadcastDependencies): Task {
     let broadcast = await findBroadcast(sql, broadcastId);
     if (broadcast?.status === "scheduled") {
       const rule = await deps.audience.ruleOf(sql, broadcast.segmentId);
-      await sql.query("UPDATE herald.broadcasts SET segment_rule = $2::jsonb, started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'scheduled'", [
-        broadcastId,
-        JSON.stringify(rule),
-      ]);
+      await snapshotBroadcastAudience(sql, broadcastId, rule);
       if (await transitionBroadcast(sql, broadcastId, ["scheduled"], "sending")) await markSegmentUsed(sql, broadcast.segmentId, now);
       broadcast = await findBroadcast(sql, broadcastId);
     }

@@ -1,5 +1,5 @@
 import type { Sql } from "../sql.ts";
-import type { AudienceQuery } from "./fan-out.ts";
+import { variantThresholds, type AudienceQuery } from "./fan-out.ts";
 
 export interface DryRunRow {
   channel: "push" | "email" | "sms";
@@ -28,8 +28,7 @@ export async function broadcastDryRun(
   now: Date,
   defaultTimezone: string,
 ): Promise<DryRunCounts> {
-  let cumulative = 0;
-  const upTo = b.variants.map((v) => (cumulative += v.percent * 100));
+  const upTo = variantThresholds(b.variants);
   const n = audience.params.length;
   const p = (k: number) => `$${n + k}`;
   const { rows } = await sql.query(

@@ -152,3 +152,32 @@ export async function transitionBroadcast(
   );
   return rows[0]?.status ?? null;
 }
+
+/** Freezes who a scheduled broadcast goes to: its segment's rule as it is when sending starts. */
+export async function snapshotBroadcastAudience(sql: Sql, id: string, rule: unknown): Promise<void> {
+  await sql.query("UPDATE herald.broadcasts SET segment_rule = $2::jsonb, started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'scheduled'", [
+    id,
+    JSON.stringify(rule),
+  ]);
+}
+
+/** What a composer's references resolve to now; the server words the refusals. */
+export interface BroadcastReferenceFacts {
+  segmentExists: boolean;
+  categoryExists: boolean;
+  /** The template's channels, or null when there is no such template. */
+  templateChannels: string[] | null;
+  publishedVersions: number[];
+}
+
+export async function findBroadcastReferences(sql: Sql, refs: { segmentId: string; category: string; templateKey: string }): Promise<BroadcastReferenceFacts> {
+  const { rows } = await sql.query(
+    `SELECT EXISTS (SELECT 1 FROM herald.segments WHERE id = $1) AS segment_exists,
+            EXISTS (SELECT 1 FROM herald.categories WHERE key = $2) AS category_exists,
+            (SELECT channels FROM herald.templates WHERE key = $3) AS channels,
+            (SELECT coalesce(array_agg(version), '{}') FROM herald.template_versions WHERE template_key = $3 AND status = 'published') AS published`,
+    [refs.segmentId, refs.category, refs.templateKey],
+  );
+  const r = rows[0];
+  return { segmentExists: r.segment_exists, categoryExists: r.category_exists, templateChannels: r.channels, publishedVersions: r.published };
+}

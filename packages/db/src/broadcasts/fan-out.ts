@@ -7,6 +7,15 @@ export interface AudienceQuery {
   params: unknown[];
 }
 
+/**
+ * Each variant's upper bound on the 0..9999 bucket scale, cumulative: [50, 50] % → [5000, 10000].
+ * A user's variant is the first whose bound exceeds their bucket, in fan-out and dry run alike.
+ */
+export function variantThresholds(variants: ReadonlyArray<{ percent: number }>): number[] {
+  let cumulative = 0;
+  return variants.map((v) => (cumulative += v.percent * 100));
+}
+
 export type FanOutChunkOutcome =
   | { kind: "chunk"; users: number; created: number; heldOut: number; done: boolean }
   /** The broadcast left `sending` (paused or canceled) before this chunk: nothing was written. */
@@ -40,8 +49,7 @@ export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: 
     if (b.status !== "sending") return { kind: "stopped", status: b.status };
 
     const variants = b.variants as Array<{ version: number; percent: number }>;
-    let cumulative = 0;
-    const upTo = variants.map((v) => (cumulative += v.percent * 100));
+    const upTo = variantThresholds(variants);
     const n = audience.params.length;
     const p = (k: number) => `$${n + k}`;
     // One statement text for both timings (each parameter always used, always as text): a zone
