@@ -1,5 +1,6 @@
 import type { PlannedScenario, Scenario } from "./scenario.ts";
 import { criticalIdleScenario } from "./scenarios/critical-idle.ts";
+import { criticalLoadScenario } from "./scenarios/critical-load.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
 import { fanOutScenario } from "./scenarios/fan-out.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
@@ -14,7 +15,7 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   dispatchScenario,
   planned("dispatch-20ms", "dispatch with 20 ms of provider latency per call"),
   criticalIdleScenario,
-  planned("critical-load", "critical-lane latency behind a bulk backlog"),
+  criticalLoadScenario,
   fanOutScenario,
   planned("segment-count", "counting a segment's members"),
   planned("timeline", "one user's notification history"),

@@ -4,28 +4,17 @@ import { HERALD_RUNNER_POLL_INTERVAL_MS, startGraphileLatencyProbe, type Graphil
 import { createBenchDatabase, type BenchDatabase } from "../bench-database.ts";
 import { describePreset, presetEnv } from "../bench-env.ts";
 import { createAdminApiKey, sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
+import { assertHeraldOnClockServer, checkedLatency, CATEGORY, CLOCK, configureOtp, fnv1a, OTP_TYPE, request } from "../otp-probe.ts";
 import { mulberry32, randomInt } from "../random.ts";
 import { interleave, type Scale, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { percentile, summarize } from "../stats.ts";
 
 const HERALD = "Herald POST → sandbox send";
 const BASELINE = "graphile-worker add_job → start";
-const CATEGORY = "security";
-const OTP_TYPE = "otp";
-const OTP_NOTIFICATION_TYPE = {
-  channels: [{ channel: "sms", category: CATEGORY, lane: "critical", content: { body: "code {{ data.code }}" } }],
-} as const;
-/** Events per round, sent one at a time (kept here: src/sizes.ts holds the throughput scenarios' N). */
 const SIZES: Record<Scale | "tiny", number> = { small: 50, medium: 200, large: 500, tiny: 10 };
 const POLL_MS = 5;
 const EVENT_TIMEOUT_MS = 30_000;
 const TARGET_P95_MS = 250;
-/**
- * The Postgres span must fit inside the bench's own view of it (the clock is read after the
- * bench's timer starts, and the send is seen after it happened); more than this and the two
- * timestamps did not come from one clock.
- */
-const CLOCK_SLACK_MS = 2;
 
 interface LatencySample {
   p50Ms: number;
@@ -92,7 +81,7 @@ async function runCriticalIdle(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     ]);
     herald = server;
     const authorization = `Bearer ${key}`;
-    await configure(server.baseUrl, authorization);
+    await configureOtp(server.baseUrl, authorization);
 
     clock = new pg.Client({ connectionString: db.url, application_name: "herald-bench-clock" });
     await clock.connect();
@@ -191,8 +180,6 @@ interface HeraldRoundContext {
   users: number;
 }
 
-const CLOCK = { name: "bench_clock", text: "SELECT extract(epoch FROM clock_timestamp())::float8 AS t" };
-/** The notification and, once sent, its sandbox message (the provider's "send"). */
 const WATCH = {
   name: "bench_watch_send",
   text: `SELECT n.status, n.dispatch_state, n.reason, s.body, extract(epoch FROM s.created_at)::float8 AS sent_at,
@@ -286,47 +273,8 @@ async function untilIdle(watch: pg.Client, next: string): Promise<void> {
   }
 }
 
-/**
- * The span on Postgres's clock must be positive and fit within the bench's own timer around it
- * (which starts before the clock is read and ends after the send is seen); otherwise the two
- * timestamps did not come from the same clock and the number means nothing.
- */
-function checkedLatency(latencyMs: number, clientMs: number, what: string): number {
-  if (!(latencyMs > 0) || latencyMs > clientMs + CLOCK_SLACK_MS) {
-    throw new Error(`${what}: ${latencyMs.toFixed(3)} ms on Postgres's clock but ${clientMs.toFixed(3)} ms on the bench's: not one clock`);
-  }
-  return latencyMs;
-}
-
 function latencySummary(latencies: Float64Array): Omit<LatencySample, "stages"> {
   return { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), maxMs: percentile(latencies, 100) };
-}
-
-/**
- * The clock the bench reads is the one Herald's sandbox insert stamps: the clock connection sees
- * Herald's pool (application_name "herald") connected to this scenario's database, whose name is
- * unique to this run, so both are backends of one Postgres server.
- */
-async function assertHeraldOnClockServer(clock: pg.Client): Promise<void> {
-  const { rows } = await clock.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'herald' AND pid <> pg_backend_pid()",
-  );
-  if (rows[0]!.n === 0) throw new Error("the bench's clock connection does not see Herald's connections: they are not on one Postgres server");
-}
-
-/** Configuration as code, through the REST API with an admin key. */
-async function configure(baseUrl: string, authorization: string): Promise<void> {
-  const put = async (path: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}/api/v1${path}`, {
-      method: "PUT",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`PUT /api/v1${path} answered ${response.status}: ${text}`);
-  };
-  await put(`/categories/${CATEGORY}`, { label: "Security", mandatory: true });
-  await put(`/notification-types/${OTP_TYPE}`, OTP_NOTIFICATION_TYPE);
 }
 
 /** Every event made one notification and every one was sent exactly once: a fast wrong answer is no result. */
@@ -342,40 +290,3 @@ async function checkEverySent(watch: pg.Client, events: number): Promise<void> {
   }
 }
 
-function request(
-  agent: http.Agent,
-  url: URL,
-  method: "GET" | "POST",
-  headers: Record<string, string>,
-  body: string | null,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent,
-        headers: body === null ? headers : { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-        response.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body ?? undefined);
-  });
-}
-
-/** FNV-1a, to derive a seed per round. */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

@@ -1,0 +1,317 @@
+import http from "node:http";
+import { parseRule } from "@herald/core";
+import { createBroadcast, createTemplate, publishTemplateDraft, scheduleKeyedJob, transitionBroadcast, upsertCategory } from "@herald/db";
+import pg from "pg";
+import { createBenchDatabase, type BenchDatabase } from "../bench-database.ts";
+import { describePreset, presetEnv } from "../bench-env.ts";
+import { createAdminApiKey, sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
+import { assertHeraldOnClockServer, checkedLatency, CLOCK, configureOtp, fnv1a, OTP_TYPE, request } from "../otp-probe.ts";
+import { mulberry32, randomInt } from "../random.ts";
+import { interleave, type Scale, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
+import { percentile, summarize } from "../stats.ts";
+
+const LOADED = "Herald under a broadcast";
+const IDLE = "Herald idle";
+/** Broadcast audience per loaded round. */
+const SIZES: Record<Scale | "tiny", number> = { small: 10_000, medium: 200_000, large: 1_000_000, tiny: 1_000 };
+const EVENTS_PER_SECOND = 5;
+/** Every round posts at least this many events; a loaded round goes on until its broadcast is sent. */
+const MIN_EVENTS = 20;
+/** OTP recipients: the first users, round after round. */
+const OTP_USERS = 1_000;
+const POLL_MS = 20;
+const SEND_TIMEOUT_MS = 60_000;
+const TARGET_P95_MS = 2_000;
+
+interface RoundSample {
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  events: number;
+  /** Loaded rounds: the broadcast's notifications per second, start job → last one settled. */
+  bulkPerSecond: number | null;
+}
+
+interface Setup {
+  memberId: string;
+}
+
+export const criticalLoadScenario: Scenario = {
+  name: "critical-load",
+  summary:
+    "p95 event in → sandbox send of critical SMS posted at 5/s while a broadcast to N users fans out and its bulk emails are sent (HERALD_ROLE=all), vs the same probe on the idle server",
+  run: runCriticalLoad,
+};
+
+async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
+  const size = ctx.tiny ? SIZES.tiny : SIZES[ctx.scale];
+  const warmupSize = Math.max(500, Math.round(size / 10));
+  const databases: BenchDatabase[] = [];
+  let herald: HeraldProcess | null = null;
+  let pool: pg.Pool | null = null;
+  let clock: pg.Client | null = null;
+  try {
+    const db = await createBenchDatabase(ctx.cluster.url, "critical_load");
+    databases.push(db);
+    pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
+    const setup = await prepare(pool, size);
+    const [server, key] = await Promise.all([
+      startHerald({
+        databaseUrl: db.url,
+        role: "all",
+        childBase: ctx.env.childBase,
+        // Sends as fast as the machine allows (the load is the point); callbacks an hour later.
+        env: { ...presetEnv(ctx.env.preset), HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000", HERALD_SANDBOX_RATE_PER_SECOND: "1000000" },
+      }),
+      createAdminApiKey(db.url, ctx.env.childBase),
+    ]);
+    herald = server;
+    const authorization = `Bearer ${key}`;
+    await configureOtp(server.baseUrl, authorization);
+    clock = new pg.Client({ connectionString: db.url, application_name: "herald-bench-clock" });
+    await clock.connect();
+    await assertHeraldOnClockServer(clock);
+    const probe: Probe = { baseUrl: server.baseUrl, authorization, clock, pool, seed: ctx.seed };
+    const sqlPool = pool;
+
+    const samples = await interleave<RoundSample>(
+      [
+        { name: IDLE, run: (_n, round) => untilSettled(sqlPool).then(() => probeRound(probe, `idle-${round}`, null)) },
+        {
+          name: LOADED,
+          run: async (n, round) => {
+            await untilSettled(sqlPool);
+            const broadcast = await startBroadcast(sqlPool, setup, n);
+            return probeRound(probe, `loaded-${round}`, broadcast);
+          },
+        },
+      ],
+      {
+        size,
+        warmupSize,
+        repeats: ctx.repeats,
+        log: ctx.log,
+        describe: (s) =>
+          `p50 ${s.p50Ms.toFixed(0)} ms, p95 ${s.p95Ms.toFixed(0)} ms, max ${s.maxMs.toFixed(0)} ms over ${s.events} events` +
+          (s.bulkPerSecond === null ? "" : ` (broadcast ${Math.round(s.bulkPerSecond).toLocaleString("en")} notifications/s)`),
+      },
+    );
+    const loaded = samples.get(LOADED)!;
+    const idle = samples.get(IDLE)!;
+    const pair = (pick: (s: RoundSample) => number) => ({ herald: summarize(loaded.map(pick)), baseline: { name: IDLE, summary: summarize(idle.map(pick)) } });
+    const bulk = summarize(loaded.map((s) => s.bulkPerSecond!));
+    const peakRssMb = server.peakRssMb();
+    return {
+      notes: [
+        `HERALD_ROLE=all, sandbox providers with no rate limit and no latency, delivery callbacks delayed 1 h; ${describePreset(ctx.env.preset)}.`,
+        `Loaded round: a broadcast (email, bulk lane, a published template) to ${size.toLocaleString("en")} users is scheduled "now" through ` +
+          `its start_broadcast job, so the server's own worker fans it out and sends it; meanwhile OTP events (critical SMS, type ${OTP_TYPE}) are ` +
+          `posted at ${EVENTS_PER_SECOND}/s, open loop, until every notification of the broadcast has settled (at least ${MIN_EVENTS} events). ` +
+          `Idle round: ${MIN_EVENTS} events at the same rate on the settled server.`,
+        `Latency = the sandbox message's created_at minus clock_timestamp() read just before the POST, both on Postgres's clock, checked against ` +
+          `the bench's own timer. Broadcast throughput while probed: ${Math.round(bulk.median).toLocaleString("en")} notifications/s ` +
+          `(${Math.round(bulk.min).toLocaleString("en")}–${Math.round(bulk.max).toLocaleString("en")}).`,
+      ],
+      metrics: [
+        { metric: "critical p50 (ms)", ...pair((s) => s.p50Ms), verdict: null },
+        { metric: "critical p95 (ms)", ...pair((s) => s.p95Ms), verdict: { target: `≤ ${TARGET_P95_MS} ms under load`, met: summarize(loaded.map((s) => s.p95Ms)).median <= TARGET_P95_MS } },
+        { metric: "critical max (ms)", ...pair((s) => s.maxMs), verdict: null },
+        { metric: "peak RSS (MiB)", herald: summarize([peakRssMb]), baseline: null, verdict: null },
+      ],
+      peakRssMb,
+    };
+  } finally {
+    await clock?.end().catch(() => undefined);
+    await pool?.end().catch(() => undefined);
+    await herald?.stop().catch((e: unknown) => ctx.log(`  critical-load: stopping Herald failed: ${String(e)}`));
+    if (!ctx.keepDatabases) {
+      for (const db of databases) await db.drop().catch((e: unknown) => ctx.log(`  critical-load: dropping ${db.name} failed: ${String(e)}`));
+    }
+  }
+}
+
+/** A category, a published email template, a segment of everyone with an email, and users with an email and a phone. */
+async function prepare(pool: pg.Pool, users: number): Promise<Setup> {
+  await upsertCategory(pool, "news", { label: "News" });
+  const { rows } = await pool.query<{ id: string }>("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text");
+  const memberId = rows[0]!.id;
+  await createTemplate(pool, {
+    key: "bench.news",
+    name: "Bench news",
+    channels: ["email"],
+    defaultCategory: "news",
+    defaultLocale: "en",
+    memberId,
+    draft: { variables: [], content: { en: { email: { subject: "News for {{ user.id }}", html: "<h1>News</h1><p>Everything is <b>20%</b> off this week.</p>" } } } },
+  });
+  const published = await publishTemplateDraft(pool, "bench.news", memberId, () => []);
+  if (published.kind !== "published") throw new Error(`the bench template did not publish: ${JSON.stringify(published)}`);
+  await pool.query(
+    `INSERT INTO herald.users (external_id, email, phone, attributes)
+     SELECT 'u' || i, 'u' || i || '@example.com', '+1555' || lpad(i::text, 7, '0'), jsonb_build_object('rank', i) FROM generate_series(0, $1::int - 1) i`,
+    [users],
+  );
+  await pool.query("ANALYZE herald.users");
+  return { memberId };
+}
+
+interface LiveBroadcast {
+  id: string;
+  /** Postgres's clock when the start job was added. */
+  startedAt: number;
+  audience: number;
+}
+
+/**
+ * A broadcast to the first `audience` users (a segment of its own: has an email and rank below
+ * it), moved to scheduled and handed to the server's start_broadcast job, as "Send now" does.
+ */
+async function startBroadcast(pool: pg.Pool, setup: Setup, audience: number): Promise<LiveBroadcast> {
+  const rule = parseRule({ kind: "and", children: [{ kind: "has_email" }, { kind: "attribute", attribute: "rank", op: "lt", value: audience }] });
+  if (!rule.ok) throw new Error("the bench's segment rule does not parse");
+  const segment = await pool.query<{ id: string }>("INSERT INTO herald.segments (name, rule) VALUES ($1, $2::jsonb) RETURNING id::text", [
+    `first ${audience} (${Date.now()})`,
+    JSON.stringify(rule.rule),
+  ]);
+  const id = await createBroadcast(
+    pool,
+    { name: "bench", segmentId: segment.rows[0]!.id, templateKey: "bench.news", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "news", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
+    setup.memberId,
+  );
+  const now = new Date();
+  const moved = await transitionBroadcast(pool, id, ["draft"], "scheduled", { schedule: { kind: "now" }, startsAt: now, memberId: setup.memberId });
+  if (!moved) throw new Error(`broadcast ${id} did not move to scheduled`);
+  const { rows } = await pool.query<{ t: number }>(CLOCK);
+  await scheduleKeyedJob(pool, "start_broadcast", { broadcastId: id }, now, `broadcast:${id}`);
+  return { id, startedAt: rows[0]!.t, audience };
+}
+
+/** Settled: the fan-out is over and none of the broadcast's rows is pending; returns Postgres's clock at the last row's update. */
+async function broadcastSettled(pool: pg.Pool, b: LiveBroadcast): Promise<number | null> {
+  const { rows } = await pool.query<{ done: boolean; ended: number | null; total: number }>(
+    `SELECT b.fanout_done_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM herald.notifications n WHERE n.broadcast_id = b.id AND n.status = 'pending') AS done,
+            (SELECT extract(epoch FROM max(n.updated_at))::float8 FROM herald.notifications n WHERE n.broadcast_id = b.id) AS ended,
+            b.targeted AS total
+       FROM herald.broadcasts b WHERE b.id = $1`,
+    [b.id],
+  );
+  const r = rows[0]!;
+  return r.done ? r.ended : null;
+}
+
+interface Probe {
+  baseUrl: string;
+  authorization: string;
+  clock: pg.Client;
+  pool: pg.Pool;
+  seed: number;
+}
+
+interface Posted {
+  id: string;
+  eventId: string;
+  phone: string;
+  code: string;
+  before: number;
+  clientStart: number;
+}
+
+/**
+ * OTP events at EVENTS_PER_SECOND, open loop (a slow answer does not delay the next event), for
+ * MIN_EVENTS or — under a broadcast — until it has settled; then waits for every send.
+ */
+async function probeRound(p: Probe, round: string, broadcast: LiveBroadcast | null): Promise<RoundSample> {
+  const random = mulberry32(p.seed ^ fnv1a(`critical-load-${round}`));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const url = new URL("/api/v1/events", p.baseUrl);
+  const posted: Posted[] = [];
+  const inFlight: Array<Promise<void>> = [];
+  let bulkEnded: number | null = null;
+  try {
+    await request(agent, new URL("/healthz", p.baseUrl), "GET", {}, null);
+    const started = performance.now();
+    for (let i = 0; ; i++) {
+      const due = started + (i * 1000) / EVENTS_PER_SECOND;
+      await sleep(Math.max(0, due - performance.now()));
+      if (i >= MIN_EVENTS && (broadcast === null || (bulkEnded = await broadcastSettled(p.pool, broadcast)) !== null)) break;
+      if (broadcast && performance.now() - started > SEND_TIMEOUT_MS + broadcast.audience) {
+        throw new Error(`broadcast ${broadcast.id} to ${broadcast.audience} users has not settled after ${Math.round((performance.now() - started) / 1000)} s`);
+      }
+      inFlight.push(postOne(p, agent, url, round, i, random, posted));
+    }
+    await Promise.all(inFlight);
+    const latencies = await collectSends(p.pool, posted);
+    return {
+      p50Ms: percentile(latencies, 50),
+      p95Ms: percentile(latencies, 95),
+      maxMs: percentile(latencies, 100),
+      events: posted.length,
+      bulkPerSecond: broadcast && bulkEnded !== null ? broadcast.audience / (bulkEnded - broadcast.startedAt) : null,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function postOne(p: Probe, agent: http.Agent, url: URL, round: string, i: number, random: () => number, posted: Posted[]): Promise<void> {
+  const user = i % OTP_USERS;
+  const code = String(100_000 + randomInt(random, 900_000));
+  const eventId = `critical-load-${round}-${i}`;
+  const body = JSON.stringify({ eventId, type: OTP_TYPE, userId: `u${user}`, data: { code } });
+  const clientStart = performance.now();
+  const before = (await p.clock.query<{ t: number }>(CLOCK)).rows[0]!.t;
+  const response = await request(agent, url, "POST", { authorization: p.authorization }, body);
+  if (response.status !== 202) throw new Error(`POST /api/v1/events answered ${response.status} for ${eventId}: ${response.body.slice(0, 300)}`);
+  const notifications = (JSON.parse(response.body) as { notifications?: Array<{ id: string; channel: string }> }).notifications ?? [];
+  if (notifications.length !== 1 || notifications[0]!.channel !== "sms") throw new Error(`event ${eventId} made ${JSON.stringify(notifications)}, expected one sms notification`);
+  posted.push({ id: notifications[0]!.id, eventId, phone: `+1555${String(user).padStart(7, "0")}`, code, before, clientStart });
+}
+
+/** Waits for every posted event's sandbox message and returns the latencies; a skipped or failed OTP fails the run. */
+async function collectSends(pool: pg.Pool, posted: Posted[]): Promise<Float64Array> {
+  const latencies = new Float64Array(posted.length);
+  const waiting = new Map(posted.map((e, i) => [e.id, i]));
+  const deadline = Date.now() + SEND_TIMEOUT_MS;
+  while (waiting.size > 0) {
+    const ids = [...waiting.keys()];
+    const phones = [...new Set(ids.map((id) => posted[waiting.get(id)!]!.phone))];
+    // The recipient index finds the OTP's message among the broadcast's many.
+    const { rows } = await pool.query<{ id: string; at: number; body: string }>(
+      `SELECT s.notification_id::text AS id, extract(epoch FROM s.created_at)::float8 AS at, s.body
+         FROM herald.sandbox_messages s WHERE s.recipient = ANY ($1::text[]) AND s.notification_id = ANY ($2::bigint[])`,
+      [phones, ids],
+    );
+    const seenAt = performance.now();
+    for (const r of rows) {
+      const i = waiting.get(r.id);
+      if (i === undefined) continue;
+      const e = posted[i]!;
+      if (r.body !== `code ${e.code}`) throw new Error(`the sandbox message of ${e.eventId} reads ${JSON.stringify(r.body)}, expected "code ${e.code}"`);
+      latencies[i] = checkedLatency((r.at - e.before) * 1000, seenAt - e.clientStart, `event ${e.eventId}`);
+      waiting.delete(r.id);
+    }
+    if (waiting.size === 0) break;
+    const { rows: stuck } = await pool.query<{ id: string; status: string; dispatch_state: string; reason: string | null }>(
+      "SELECT id::text, status, dispatch_state, reason FROM herald.notifications WHERE id = ANY ($1::bigint[]) AND status <> 'pending' AND status <> 'sent'",
+      [[...waiting.keys()]],
+    );
+    if (stuck[0]) throw new Error(`OTP notification ${stuck[0].id} is ${stuck[0].status}/${stuck[0].dispatch_state} (${stuck[0].reason ?? "no reason"}) with no sandbox message`);
+    if (Date.now() > deadline) throw new Error(`${waiting.size} OTP notifications were not sent within ${SEND_TIMEOUT_MS} ms of the round's end`);
+    await sleep(POLL_MS);
+  }
+  return latencies;
+}
+
+/** Nothing of an earlier round left: no notification to dispatch and no send job queued or running. */
+async function untilSettled(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const { rows } = await pool.query<{ idle: boolean }>(
+      `SELECT NOT EXISTS (SELECT 1 FROM herald.notifications WHERE dispatch_state <> 'done')
+          AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs WHERE task_identifier IN ('send_push', 'send_email', 'send_sms', 'start_broadcast')) AS idle`,
+    );
+    if (rows[0]!.idle) return;
+    if (Date.now() > deadline) throw new Error("Herald did not settle within 10 minutes of the previous round");
+    await sleep(200);
+  }
+}
