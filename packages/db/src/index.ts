@@ -57,3 +57,6 @@ export * from "./segments/segment-query.ts";
 export * from "./segments/segment-members.ts";
 export * from "./segments/segments.ts";
 export * from "./segments/seen-names.ts";
+export * from "./audience/find-users.ts";
+export * from "./audience/user-suppressions.ts";
+export * from "./notifications/resend-notification.ts";

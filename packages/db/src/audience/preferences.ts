@@ -76,3 +76,13 @@ export async function setPreferences(
   );
   return { kind: "ok" };
 }
+
+/** Forgets a user's choice for one (category, channel), so the category's default applies again. */
+export async function resetPreference(sql: Sql, externalUserId: string, category: string, channel: string): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `DELETE FROM herald.preferences p USING herald.users u
+      WHERE u.external_id = $1 AND p.user_id = u.id AND p.category = $2 AND p.channel = $3`,
+    [externalUserId, category, channel],
+  );
+  return (rowCount ?? 0) > 0;
+}

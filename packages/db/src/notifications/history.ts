@@ -30,13 +30,29 @@ export interface NotificationRecord {
   openedAt: Date | null;
   clickedAt: Date | null;
   readAt: Date | null;
+  /** The notification this one resends, if it is a resend. */
+  resentFromId: string | null;
+  /** Resends of this notification, oldest first. */
+  resentAs: string[];
   events: NotificationEventRecord[];
+}
+
+/** Narrows a user's timeline; every field is optional and they combine with AND. */
+export interface TimelineFilter {
+  channel?: string | null;
+  type?: string | null;
+  status?: string | null;
+  /** Created at or after this instant. */
+  from?: Date | null;
+  /** Created before this instant. */
+  to?: Date | null;
 }
 
 const SELECT = `
   SELECT n.id::text, ev.event_id, u.external_id, n.type, n.channel, n.category, n.lane, n.status, n.dispatch_state,
          n.reason, n.attempt_count, n.provider, n.provider_message_id, n.address, n.rendered, n.next_attempt_at,
          n.created_at, (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS created_us, n.sent_at, n.delivered_at, n.failed_at, n.opened_at, n.clicked_at, n.read_at,
+         n.resent_from_id::text, array(SELECT r.id::text FROM herald.notifications r WHERE r.resent_from_id = n.id ORDER BY r.id) AS resent_as,
          coalesce((SELECT jsonb_agg(jsonb_build_object('type', e.type, 'at', e.at, 'detail', e.detail) ORDER BY e.id)
                      FROM herald.notification_events e WHERE e.notification_id = n.id), '[]'::jsonb) AS events
     FROM herald.notifications n
@@ -68,6 +84,8 @@ function toRecord(r: Record<string, any>): NotificationRecord {
     openedAt: r.opened_at,
     clickedAt: r.clicked_at,
     readAt: r.read_at,
+    resentFromId: r.resent_from_id,
+    resentAs: r.resent_as,
     events: (r.events as Array<{ type: string; at: string; detail: Record<string, unknown> }>).map((e) => ({
       type: e.type,
       at: new Date(e.at),
@@ -84,27 +102,35 @@ export async function findNotification(sql: Sql, id: string): Promise<Notificati
 
 /**
  * One user's notifications, newest first, keyset-paged on (created_at, id) — the order of the
- * (user_id, created_at desc, id desc) index — each with its event log.
+ * (user_id, created_at desc, id desc) index — each with its event log. Filters only drop rows
+ * from that walk, so a page never needs another index.
  */
 export async function listUserNotifications(
   sql: Sql,
   externalUserId: string,
   page: { limit: number; cursor?: string | null },
+  filter: TimelineFilter = {},
 ): Promise<{ items: NotificationRecord[]; nextCursor: string | null }> {
   const params: unknown[] = [externalUserId];
-  let keyset = "";
+  const conditions: string[] = [];
+  // Each condition is fixed SQL text with its own placeholder; only the values are bound.
+  const bind = (value: unknown) => `$${params.push(value)}`;
   const cursor = page.cursor ? decodeCursor(page.cursor) : null;
   if (cursor) {
-    params.push(cursor.createdUs, cursor.id);
     // Microseconds, not a JS Date: created_at is finer than a millisecond.
-    keyset = `AND (n.created_at, n.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::bigint)`;
+    conditions.push(`(n.created_at, n.id) < (timestamptz 'epoch' + ${bind(cursor.createdUs)}::bigint * interval '1 microsecond', ${bind(cursor.id)}::bigint)`);
   }
-  params.push(page.limit + 1);
+  if (filter.channel) conditions.push(`n.channel = ${bind(filter.channel)}`);
+  if (filter.type) conditions.push(`n.type = ${bind(filter.type)}`);
+  if (filter.status) conditions.push(`n.status = ${bind(filter.status)}`);
+  if (filter.from) conditions.push(`n.created_at >= ${bind(filter.from)}`);
+  if (filter.to) conditions.push(`n.created_at < ${bind(filter.to)}`);
+  const limit = bind(page.limit + 1);
   const { rows } = await sql.query(
     `${SELECT}
-      WHERE n.user_id = (SELECT id FROM herald.users WHERE external_id = $1) ${keyset}
+      WHERE n.user_id = (SELECT id FROM herald.users WHERE external_id = $1) ${conditions.map((c) => `AND ${c}`).join(" ")}
       ORDER BY n.created_at DESC, n.id DESC
-      LIMIT $${params.length}`,
+      LIMIT ${limit}`,
     params,
   );
   const items = rows.slice(0, page.limit).map(toRecord);

@@ -31,6 +31,10 @@ const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   template_versions_one_draft_idx: "partial: one draft per template",
   notifications_broadcast_idx: "partial: one broadcast's rows, for progress, pause and cancel",
   webhook_events_orphans_idx: "partial: orphaned webhooks",
+  users_external_id_prefix_idx: "operator class: prefix search by user id",
+  users_email_prefix_idx: "expression: prefix search by lower(email)",
+  users_phone_prefix_idx: "operator class: prefix search by phone",
+  notifications_resent_from_idx: "partial: resends of a notification",
 };
 
 const SCALAR_TYPES: Record<string, string> = {

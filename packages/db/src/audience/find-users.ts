@@ -1,0 +1,43 @@
+import type { Sql } from "../sql.ts";
+
+/** One user a support search found, and which of their identifiers matched. */
+export interface FoundUser {
+  externalId: string;
+  email: string | null;
+  phone: string | null;
+  matchedOn: "id" | "email" | "phone";
+}
+
+/** `LIKE` treats these as wildcards; a typed "%" or "_" must match itself. */
+function prefixPattern(text: string): string {
+  return `${text.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+/**
+ * Users whose id, email (any case) or phone starts with `query`, exact matches first. Each branch
+ * is a range scan of its own text_pattern_ops index, stopped at `limit`, so a search costs the
+ * same on a million users as on a hundred (EXPLAIN in docs/support.md).
+ */
+export async function findUsers(sql: Sql, query: string, limit: number): Promise<FoundUser[]> {
+  const { rows } = await sql.query<{ external_id: string; email: string | null; phone: string | null; matched_on: FoundUser["matchedOn"] }>(
+    `WITH hits AS (
+       (SELECT id, 'id' AS matched_on, 0 AS rank FROM herald.users
+         WHERE external_id LIKE $1 ORDER BY external_id LIMIT $4)
+       UNION ALL
+       (SELECT id, 'email', 1 FROM herald.users
+         WHERE lower(email) LIKE $2 AND email IS NOT NULL ORDER BY lower(email) LIMIT $4)
+       UNION ALL
+       (SELECT id, 'phone', 2 FROM herald.users
+         WHERE phone LIKE $3 AND phone IS NOT NULL ORDER BY phone LIMIT $4)
+     ), best AS (
+       SELECT DISTINCT ON (h.id) h.id, h.matched_on, h.rank FROM hits h ORDER BY h.id, h.rank
+     )
+     SELECT u.external_id, u.email, u.phone, b.matched_on
+       FROM best b JOIN herald.users u ON u.id = b.id
+      ORDER BY (u.external_id = $5 OR lower(u.email) = lower($5) OR u.phone = $5) DESC, b.rank,
+               CASE b.matched_on WHEN 'id' THEN u.external_id WHEN 'email' THEN lower(u.email) ELSE u.phone END
+      LIMIT $4`,
+    [prefixPattern(query), prefixPattern(query.toLowerCase()), prefixPattern(query.replace(/[\s().-]/g, "")), limit, query],
+  );
+  return rows.map((r) => ({ externalId: r.external_id, email: r.email, phone: r.phone, matchedOn: r.matched_on }));
+}
