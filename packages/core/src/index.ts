@@ -42,6 +42,15 @@ export {
   type FixedReasonCode,
   type UnreachableKind,
 } from "./notifications/reason-codes.ts";
+export {
+  explainVerdict,
+  EXPLAIN_STEPS,
+  type ExplainInput,
+  type Explanation,
+  type ExplainedStep,
+  type ExplainStep,
+  type GateDetail,
+} from "./notifications/explain-verdict.ts";
 export { SUPPRESSION_REASONS, SuppressionReasonSchema, type SuppressionReason } from "./suppressions/suppression-reasons.ts";
 export {
   DEFAULT_RETRY_POLICY,
