@@ -13,6 +13,7 @@ import { settingsRouter } from "./routers/settings.ts";
 import { setupRouter } from "./routers/setup.ts";
 import { systemRouter } from "./routers/system.ts";
 import { templatesRouter } from "./routers/templates.ts";
+import { usersRouter } from "./routers/users.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -31,6 +32,7 @@ export const appRouter = router({
   broadcasts: broadcastsRouter,
   imports: importsRouter,
   segments: segmentsRouter,
+  users: usersRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */
