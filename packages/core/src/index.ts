@@ -71,6 +71,8 @@ export {
   type HttpFailureOutcome,
 } from "./outcomes/send-outcome.ts";
 export { isTimeZone, TimeZoneSchema } from "./time/time-zone.ts";
+export { ActivityKeySchema, ActivityNameSchema, OccurredAtSchema } from "./audience/activity-fields.ts";
+export { DeviceTokenSchema } from "./audience/device-fields.ts";
 export { toWallTime, fromWallTime, addWallDays, type WallTime } from "./time/wall-time.ts";
 export {
   ClockTimeSchema,
@@ -219,12 +221,18 @@ export {
   type UsersMapping,
   type SuppressionsMapping,
   type OptOutsMapping,
+  type DevicesMapping,
+  type ActivitiesMapping,
+  uniqueColumn,
 } from "./imports/import-mapping.ts";
 export {
   createRowChecker,
   type ImportedUser,
   type ImportedSuppression,
   type ImportedOptOut,
+  type ImportedDevice,
+  type ImportedActivity,
+  ACTIVITY_CLOCK_SKEW_MS,
   type ImportedRecord,
   type RowOutcome,
 } from "./imports/check-import-row.ts";

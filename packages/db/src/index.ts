@@ -52,6 +52,7 @@ export * from "./imports/imports.ts";
 export * from "./imports/store-upload.ts";
 export * from "./imports/import-progress.ts";
 export * from "./imports/apply-import-records.ts";
+export * from "./imports/apply-staged-rows.ts";
 export * from "./segments/compile-segment.ts";
 export * from "./segments/segment-query.ts";
 export * from "./segments/segment-members.ts";

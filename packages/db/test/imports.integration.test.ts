@@ -5,6 +5,7 @@ import {
   findImport,
   finishImport,
   listImportErrors,
+  markImportRowErrors,
   optOutImportedUsers,
   readStagedRows,
   recordImportChunk,
@@ -67,8 +68,8 @@ describe("imports in Postgres", () => {
     expect(jobs.rows).toEqual([{ identifier: "import_csv", key: `import:${stored.id}`, payload: { importId: stored.id }, max_attempts: 5 }]);
     expect(await discardImport(test.db.pool, stored.id)).toBe("in_progress");
 
-    expect(await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, 0))).toBe(true);
-    expect(await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, 0))).toBe(false);
+    expect(await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, { column: 0, label: "external id" }))).toBe(true);
+    expect(await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, { column: 0, label: "external id" }))).toBe(false);
     expect((await readStagedRows(test.db.pool, stored.id, 0, 10)).map((r) => [r.row, r.error])).toEqual([
       [2, null],
       [3, null],
@@ -83,14 +84,15 @@ describe("imports in Postgres", () => {
   it("records a chunk with its writes: reasons kept, applied rows gone, counters moved; a stale chunk is refused", async () => {
     const stored = await storeUpload(test.db.pool, meta, records([["id"], ["a"], ["b"], ["c"], ["d"]]));
     await startImport(test.db.pool, stored.id, { kind: "users", mapping: { kind: "users", fields: { externalId: 0 }, attributes: [] } });
-    await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, 0));
-    const chunk = { fromProcessed: 0, toProcessed: 2, imported: 1, created: 1, updated: 0, failures: [{ row: 3, reason: "bad" }], alreadyFailed: 0 };
+    await withTransaction(test.db.pool, (client) => beginImport(client, stored.id, { column: 0, label: "external id" }));
+    await markImportRowErrors(test.db.pool, stored.id, [{ row: 3, reason: "bad" }]);
+    const chunk = { fromProcessed: 0, toProcessed: 2, imported: 1, created: 1, updated: 0, failed: 1 };
     expect(await recordImportChunk(test.db.pool, stored.id, chunk)).toBe(true);
     // The same chunk again (a second slice racing the first) changes nothing.
     expect(await recordImportChunk(test.db.pool, stored.id, chunk)).toBe(false);
     expect((await readStagedRows(test.db.pool, stored.id, 0, 10)).map((r) => r.row)).toEqual([3, 4, 5]);
     expect(await finishImport(test.db.pool, stored.id)).toBe(false);
-    expect(await recordImportChunk(test.db.pool, stored.id, { ...chunk, fromProcessed: 2, toProcessed: 4, imported: 2, created: 2, failures: [] })).toBe(true);
+    expect(await recordImportChunk(test.db.pool, stored.id, { ...chunk, fromProcessed: 2, toProcessed: 4, imported: 2, created: 2, failed: 0 })).toBe(true);
     expect(await finishImport(test.db.pool, stored.id)).toBe(true);
     expect(await findImport(test.db.pool, stored.id)).toMatchObject({ status: "done", processedRows: 4, importedRows: 3, failedRows: 1, createdCount: 3 });
     expect(await listImportErrors(test.db.pool, stored.id, { afterRow: 0, limit: 10 })).toEqual([{ row: 3, reason: "bad", fields: ["b"] }]);

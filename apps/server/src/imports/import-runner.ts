@@ -1,15 +1,19 @@
-import { createRowChecker, ImportMappingSchema, type ImportedRecord, type ImportMapping } from "@herald/core";
+import { createRowChecker, ImportMappingSchema, uniqueColumn, type ImportedRecord, type ImportMapping } from "@herald/core";
 import {
   beginImport,
   findImport,
   finishImport,
+  markImportRowErrors,
   optOutImportedUsers,
   readStagedRows,
   recordImportChunk,
+  recordImportedActivities,
+  registerImportedDevices,
   suppressImportedAddresses,
   upsertImportedUsers,
   withTransaction,
   type AppliedCounts,
+  type StagedRange,
 } from "@herald/db";
 import type pg from "pg";
 import { checkOptOutCategories, type RowFailure } from "./opt-out-categories.ts";
@@ -36,8 +40,9 @@ class LostRaceError extends Error {}
 
 /**
  * One slice of an import: chunk after chunk, each read from the staging table, checked row by
- * row in memory, then applied set-based and recorded in one transaction, so a crash between two
- * chunks loses nothing and redoes nothing. Duplicates are marked first, over the whole file.
+ * row in memory (refused rows marked with their reason), then applied set-based and recorded in
+ * one transaction, so a crash between two chunks loses nothing and redoes nothing. Duplicates
+ * are marked first, over the whole file.
  */
 export async function runImportSlice(pool: pg.Pool, importId: string, budget: SliceBudget = DEFAULT_SLICE_BUDGET): Promise<SliceOutcome> {
   let current = await findImport(pool, importId);
@@ -46,13 +51,12 @@ export async function runImportSlice(pool: pg.Pool, importId: string, budget: Sl
   if (!parsed.success) throw new UnusableMappingError(`The stored mapping is not valid: ${parsed.error.issues[0]?.message}`);
   const mapping = parsed.data;
   if (current.status === "queued") {
-    const idColumn = mapping.kind === "users" ? mapping.fields.externalId : null;
-    await withTransaction(pool, (client) => beginImport(client, importId, idColumn));
+    await withTransaction(pool, (client) => beginImport(client, importId, uniqueColumn(mapping)));
     current = await findImport(pool, importId);
     if (current?.status !== "running") return "idle";
   }
 
-  const check = createRowChecker(mapping, current.header);
+  const check = createRowChecker(mapping, current.header, new Date());
   const deadline = Date.now() + budget.sliceMs;
   let processed = current.processedRows;
   // At least one chunk per slice, however small the budget: every job moves the import on.
@@ -73,16 +77,19 @@ export async function runImportSlice(pool: pg.Pool, importId: string, budget: Sl
       else failures.push({ row: staged.row, reason: outcome.reason });
     }
     try {
+      const range: StagedRange = { importId, fromRow: processed + 2, toRow: toProcessed + 1 };
       await withTransaction(pool, async (client) => {
-        const applied = await applyRecords(client, importId, mapping, records);
+        // Before applying: devices and activities are read from the rows this leaves unmarked.
+        await markImportRowErrors(client, importId, failures);
+        const applied = await applyRecords(client, range, mapping, records);
+        await markImportRowErrors(client, importId, applied.failures);
         const recorded = await recordImportChunk(client, importId, {
           fromProcessed: processed,
           toProcessed,
           imported: applied.imported,
           created: applied.created,
           updated: applied.updated,
-          failures: [...failures, ...applied.failures],
-          alreadyFailed,
+          failed: alreadyFailed + failures.length + applied.failures.length,
         });
         if (!recorded) throw new LostRaceError();
       });
@@ -100,7 +107,7 @@ export async function runImportSlice(pool: pg.Pool, importId: string, budget: Sl
 
 async function applyRecords(
   client: pg.PoolClient,
-  importId: string,
+  range: StagedRange,
   mapping: ImportMapping,
   records: ReadonlyArray<{ row: number; record: ImportedRecord }>,
 ): Promise<AppliedCounts & { imported: number; failures: RowFailure[] }> {
@@ -111,13 +118,27 @@ async function applyRecords(
     }
     case "suppressions": {
       const addresses = records.flatMap(({ record }) => (record.kind === "suppressions" ? [record] : []));
-      return { ...(await suppressImportedAddresses(client, importId, addresses)), imported: addresses.length, failures: [] };
+      return { ...(await suppressImportedAddresses(client, range.importId, addresses)), imported: addresses.length, failures: [] };
     }
     case "opt_outs": {
       const optOuts = records.flatMap(({ row, record }) => (record.kind === "opt_outs" ? [{ row, record }] : []));
       const { accepted, failures } = await checkOptOutCategories(client, optOuts);
       const counts = await optOutImportedUsers(client, accepted.map((a) => a.record));
       return { ...counts, imported: accepted.length, failures };
+    }
+    case "devices": {
+      const counts = await registerImportedDevices(client, range, mapping);
+      return { ...counts, imported: records.length, failures: [] };
+    }
+    case "activities": {
+      const counts = await recordImportedActivities(client, range, {
+        userId: mapping.userId,
+        name: mapping.name,
+        occurredAt: mapping.occurredAt,
+        key: mapping.key ?? null,
+        properties: mapping.properties ?? null,
+      });
+      return { ...counts, imported: records.length, failures: [] };
     }
   }
 }

@@ -1,11 +1,16 @@
-import type { z } from "zod";
 import { AttributesSchema, E164Schema, ExternalIdSchema, LocaleSchema, type Attributes, type AttributeValue } from "../config/audience.ts";
 import { CategoryKeySchema } from "../config/categories.ts";
 import { CHANNELS, ChannelSchema, type Channel } from "../channels/channels.ts";
 import { TimeZoneSchema } from "../time/time-zone.ts";
 import { EmailSchema } from "../validation/text.ts";
 import { compactPhone, parseBooleanCell, parseDateCell, parseNumberCell, trimCell } from "./import-cells.ts";
+import { activityChecker, type ImportedActivity } from "./check-activity-row.ts";
+import { deviceChecker, type ImportedDevice } from "./check-device-row.ts";
 import type { AttributeColumn, ImportMapping, OptOutsMapping, SuppressionsMapping, UsersMapping } from "./import-mapping.ts";
+import { firstMessage, parseWith, problem, type Parsed } from "./row-problem.ts";
+
+export { ACTIVITY_CLOCK_SKEW_MS, type ImportedActivity } from "./check-activity-row.ts";
+export type { ImportedDevice } from "./check-device-row.ts";
 
 /** A user's row as it will be merged: null fields were empty in the file and stay as stored. */
 export interface ImportedUser {
@@ -33,20 +38,10 @@ export interface ImportedOptOut {
   category: string;
 }
 
-export type ImportedRecord = ImportedUser | ImportedSuppression | ImportedOptOut;
+export type ImportedRecord = ImportedUser | ImportedSuppression | ImportedOptOut | ImportedDevice | ImportedActivity;
 
 /** One CSV row read through a mapping: what it becomes, or why it cannot. */
 export type RowOutcome = { ok: true; record: ImportedRecord } | { ok: false; reason: string };
-
-/** "email "x@": must be an email address" — the value is quoted only while it is short enough to read. */
-function problem(label: string, text: string, message: string): string {
-  const shown = text.length <= 60 ? ` ${JSON.stringify(text)}` : ` (${text.length} characters)`;
-  return `${label}${shown}: ${message}`;
-}
-
-function firstMessage(error: z.ZodError): string {
-  return error.issues[0]?.message ?? "is not valid";
-}
 
 /**
  * Time zone and locale checks build an Intl object per call; a file repeats a handful of values
@@ -61,15 +56,6 @@ function memoized<T>(check: (text: string) => T): (text: string) => T {
     const answer = check(text);
     answers.set(text, answer);
     return answer;
-  };
-}
-
-type Parsed<T> = { value: T } | { reason: string };
-
-function parseWith<S extends z.ZodType>(schema: S, label: string) {
-  return (text: string): Parsed<z.output<S>> => {
-    const result = schema.safeParse(text);
-    return result.success ? { value: result.data } : { reason: problem(label, text, firstMessage(result.error)) };
   };
 }
 
@@ -174,7 +160,7 @@ function optOutChecker(mapping: OptOutsMapping): (cells: readonly string[]) => R
   };
 }
 
-function kindChecker(mapping: ImportMapping): (cells: readonly string[]) => RowOutcome {
+function kindChecker(mapping: ImportMapping, now: Date): (cells: readonly string[]) => RowOutcome {
   switch (mapping.kind) {
     case "users":
       return userChecker(mapping);
@@ -182,6 +168,10 @@ function kindChecker(mapping: ImportMapping): (cells: readonly string[]) => RowO
       return suppressionChecker(mapping);
     case "opt_outs":
       return optOutChecker(mapping);
+    case "devices":
+      return deviceChecker(mapping);
+    case "activities":
+      return activityChecker(mapping, now);
   }
 }
 
@@ -189,10 +179,11 @@ function kindChecker(mapping: ImportMapping): (cells: readonly string[]) => RowO
  * The check every row of an import goes through, preview and import alike. A row with values
  * past the header's last column is refused: a value holding the delimiter lost its quotes, and
  * every cell after it is in the wrong column. Pure: whether a category exists, and whether an
- * id repeats elsewhere in the file, are the database's to say.
+ * id repeats elsewhere in the file, are the database's to say. `now` is when the check runs
+ * (an activity may not lie in the future).
  */
-export function createRowChecker(mapping: ImportMapping, header: readonly string[]): (cells: readonly string[]) => RowOutcome {
-  const check = kindChecker(mapping);
+export function createRowChecker(mapping: ImportMapping, header: readonly string[], now: Date): (cells: readonly string[]) => RowOutcome {
+  const check = kindChecker(mapping, now);
   const columns = header.length;
   return (cells) => {
     if (cells.length > columns && cells.slice(columns).some((cell) => trimCell(cell) !== "")) {

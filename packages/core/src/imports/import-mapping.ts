@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { AttributesSchema } from "../config/audience.ts";
 import { CategoryKeySchema } from "../config/categories.ts";
-import { ChannelSchema } from "../channels/channels.ts";
+import { ChannelSchema, PlatformSchema } from "../channels/channels.ts";
 
-/** What an import's rows become: users (upserted), suppressed addresses, or opt-out preferences. */
-export const IMPORT_KINDS = ["users", "suppressions", "opt_outs"] as const;
+/** What an import's rows become: users (upserted), suppressed addresses, opt-out preferences, push devices or activities. */
+export const IMPORT_KINDS = ["users", "suppressions", "opt_outs", "devices", "activities"] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** A user's own fields an import column can fill; `externalId` is required. */
@@ -87,14 +87,68 @@ const OptOutsMappingSchema = z.strictObject({
   category: fixedOrColumn(CategoryKeySchema),
 });
 
-/** How an uploaded file's columns become users, suppressions or opt-outs. */
-export const ImportMappingSchema = z.discriminatedUnion("kind", [UsersMappingSchema, SuppressionsMappingSchema, OptOutsMappingSchema], {
-  error: (issue) => (issue.code === "invalid_union" ? "kind must be users, suppressions or opt_outs" : undefined),
-});
+/** Refuses a mapping that reads one column as two things (the users mapping says which field took it first). */
+function distinctColumns<T extends Record<string, unknown>>(columns: (mapping: T) => Array<[string, { column: number } | { fixed: unknown } | number | undefined]>) {
+  return (mapping: T, ctx: z.RefinementCtx) => {
+    const used = new Map<number, string>();
+    for (const [path, source] of columns(mapping)) {
+      const column = typeof source === "number" ? source : source !== undefined && "column" in source ? source.column : undefined;
+      if (column === undefined) continue;
+      const earlier = used.get(column);
+      if (earlier) ctx.addIssue({ code: "custom", path: path.split("."), message: `column ${column + 1} is already mapped to ${earlier}` });
+      else used.set(column, path.split(".")[0]!);
+    }
+  };
+}
+
+const DevicesMappingSchema = z
+  .strictObject({
+    kind: z.literal("devices"),
+    userId: ColumnSchema,
+    token: ColumnSchema,
+    platform: fixedOrColumn(PlatformSchema),
+  })
+  .superRefine(
+    distinctColumns((m) => [
+      ["userId", m.userId],
+      ["token", m.token],
+      ["platform.column", m.platform],
+    ]),
+  );
+
+const ActivitiesMappingSchema = z
+  .strictObject({
+    kind: z.literal("activities"),
+    userId: ColumnSchema,
+    name: ColumnSchema,
+    occurredAt: ColumnSchema,
+    /** The activity's own id in the file: one activity per user and key, however often imported. */
+    key: ColumnSchema.optional(),
+    /** A JSON object per row. */
+    properties: ColumnSchema.optional(),
+  })
+  .superRefine(
+    distinctColumns((m) => [
+      ["userId", m.userId],
+      ["name", m.name],
+      ["occurredAt", m.occurredAt],
+      ["key", m.key],
+      ["properties", m.properties],
+    ]),
+  );
+
+/** How an uploaded file's columns become users, suppressions, opt-outs, devices or activities. */
+export const ImportMappingSchema = z.discriminatedUnion(
+  "kind",
+  [UsersMappingSchema, SuppressionsMappingSchema, OptOutsMappingSchema, DevicesMappingSchema, ActivitiesMappingSchema],
+  { error: (issue) => (issue.code === "invalid_union" ? "kind must be users, suppressions, opt_outs, devices or activities" : undefined) },
+);
 export type ImportMapping = z.infer<typeof ImportMappingSchema>;
 export type UsersMapping = z.infer<typeof UsersMappingSchema>;
 export type SuppressionsMapping = z.infer<typeof SuppressionsMappingSchema>;
 export type OptOutsMapping = z.infer<typeof OptOutsMappingSchema>;
+export type DevicesMapping = z.infer<typeof DevicesMappingSchema>;
+export type ActivitiesMapping = z.infer<typeof ActivitiesMappingSchema>;
 
 /** Every column a mapping reads, with where in the mapping it is named. */
 function mappedColumns(mapping: ImportMapping): Array<{ column: number; path: string }> {
@@ -112,6 +166,33 @@ function mappedColumns(mapping: ImportMapping): Array<{ column: number; path: st
       return [{ column: mapping.address, path: "address" }, ...column(mapping.channel, "channel.column")];
     case "opt_outs":
       return [{ column: mapping.userId, path: "userId" }, ...column(mapping.channel, "channel.column"), ...column(mapping.category, "category.column")];
+    case "devices":
+      return [{ column: mapping.userId, path: "userId" }, { column: mapping.token, path: "token" }, ...column(mapping.platform, "platform.column")];
+    case "activities":
+      return [
+        { column: mapping.userId, path: "userId" },
+        { column: mapping.name, path: "name" },
+        { column: mapping.occurredAt, path: "occurredAt" },
+        ...(mapping.key === undefined ? [] : [{ column: mapping.key, path: "key" }]),
+        ...(mapping.properties === undefined ? [] : [{ column: mapping.properties, path: "properties" }]),
+      ];
+  }
+}
+
+/**
+ * The column whose value a file may hold once (its first row owns it), and what a repeat is
+ * called: a user's external id, a device's token. Null for kinds where repeats are harmless.
+ */
+export function uniqueColumn(mapping: ImportMapping): { column: number; label: string } | null {
+  switch (mapping.kind) {
+    case "users":
+      return { column: mapping.fields.externalId, label: "external id" };
+    case "devices":
+      return { column: mapping.token, label: "token" };
+    case "suppressions":
+    case "opt_outs":
+    case "activities":
+      return null;
   }
 }
 

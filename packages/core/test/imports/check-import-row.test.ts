@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createRowChecker } from "../../src/imports/check-import-row.ts";
 import { ImportMappingSchema, mappingProblem } from "../../src/imports/import-mapping.ts";
 
+const NOW = new Date("2026-11-30T12:00:00Z");
+
 const users = createRowChecker(
   ImportMappingSchema.parse({
     kind: "users",
@@ -14,6 +16,7 @@ const users = createRowChecker(
     ],
   }),
   ["id", "email", "phone", "timezone", "locale", "plan", "score", "vip", "signed_up"],
+  NOW,
 );
 
 describe("a users import row", () => {
@@ -58,8 +61,8 @@ describe("a users import row", () => {
 });
 
 describe("a suppressions import row", () => {
-  const fixed = createRowChecker({ kind: "suppressions", address: 0, channel: { fixed: "email" } }, ["address"]);
-  const byColumn = createRowChecker({ kind: "suppressions", address: 0, channel: { column: 1 } }, ["address", "channel"]);
+  const fixed = createRowChecker({ kind: "suppressions", address: 0, channel: { fixed: "email" } }, ["address"], NOW);
+  const byColumn = createRowChecker({ kind: "suppressions", address: 0, channel: { column: 1 } }, ["address", "channel"], NOW);
 
   it("is an address on its channel", () => {
     expect(fixed([" Gone@Example.com "])).toEqual({ ok: true, record: { kind: "suppressions", channel: "email", address: "gone@example.com" } });
@@ -74,7 +77,7 @@ describe("a suppressions import row", () => {
 });
 
 describe("an opt-outs import row", () => {
-  const check = createRowChecker({ kind: "opt_outs", userId: 0, channel: { column: 1 }, category: { column: 2 } }, ["user", "channel", "category"]);
+  const check = createRowChecker({ kind: "opt_outs", userId: 0, channel: { column: 1 }, category: { column: 2 } }, ["user", "channel", "category"], NOW);
 
   it("is a user, their channels and a category", () => {
     expect(check(["u-1", "all", "Marketing"])).toEqual({

@@ -7,7 +7,7 @@ export interface ImportSummary {
   id: string;
   fileName: string;
   byteSize: number;
-  kind: "users" | "suppressions" | "opt_outs" | null;
+  kind: "users" | "suppressions" | "opt_outs" | "devices" | "activities" | null;
   status: ImportStatus;
   totalRows: number;
   processedRows: number;

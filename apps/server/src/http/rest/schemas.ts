@@ -1,11 +1,15 @@
 import {
+  ActivityKeySchema,
+  ActivityNameSchema,
   AttributesSchema,
+  DeviceTokenSchema,
   ChannelSchema,
   E164Schema,
   EmailSchema,
   ExternalIdSchema,
   LocaleSchema,
   NotificationTypeKeySchema,
+  OccurredAtSchema,
   PlatformSchema,
   TimeZoneSchema,
 } from "@herald/core";
@@ -13,21 +17,6 @@ import { z } from "zod";
 
 /** `data` on an event: a JSON object of at most 32 KiB. */
 export const EVENT_DATA_LIMIT = 32 * 1024;
-
-// Zod's ISO check allows offsets up to ±23:59 and year 0000; Postgres refuses both (with a
-// 500, were they let through). Days are checked per month by zod already.
-const OFFSET = /(?:Z|[+-](\d{2}):\d{2})$/i;
-
-function isStorableInstant(value: string): boolean {
-  const year = Number(value.slice(0, 4));
-  const offsetHours = Number(OFFSET.exec(value)?.[1] ?? 0);
-  return year >= 1 && offsetHours <= 15 && !Number.isNaN(Date.parse(value));
-}
-
-/** When something happened: an ISO 8601 date-time with an offset Postgres can store. */
-export const OccurredAtSchema = z.iso
-  .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z" })
-  .refine(isStorableInstant, "must be a date-time from year 0001 to 9999 with an offset of at most ±15:59");
 
 export const EventSchema = z.object({
   eventId: ExternalIdSchema,
@@ -54,15 +43,15 @@ export const UserPatchSchema = z
 
 export const DeviceSchema = z
   .object({
-    token: z.string().min(1, "must not be empty").max(4096, "must be at most 4,096 characters"),
+    token: DeviceTokenSchema,
     platform: PlatformSchema,
   })
   .strict();
 
 export const ActivitySchema = z
   .object({
-    id: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/, "must be a name like session_completed"),
+    id: ActivityKeySchema.optional(),
+    name: ActivityNameSchema,
     properties: z.record(z.string(), z.unknown()).optional(),
     occurredAt: OccurredAtSchema.optional(),
   })

@@ -47,7 +47,7 @@ export const importsRouter = router({
   preview: memberProcedure.input(MappingInput).query(async ({ ctx, input }) => {
     const found = await requireImport(ctx, input.id);
     const mapping = requireFit(found, input.mapping);
-    return { rows: await previewImport(ctx.database.pool, found.header, found.sample, mapping), totalRows: found.totalRows };
+    return { rows: await previewImport(ctx.database.pool, found.header, found.sample, mapping, new Date()), totalRows: found.totalRows };
   }),
 
   /** Saves the mapping and queues the import; it runs in a worker and reports progress on `get`. */

@@ -8,6 +8,8 @@ const COUNT_LABELS = {
   users: { created: "New users", updated: "Users updated" },
   suppressions: { created: "Newly suppressed", updated: "Already suppressed" },
   opt_outs: { created: "New opt-outs", updated: "Switched off" },
+  devices: { created: "New devices", updated: "Re-registered" },
+  activities: { created: "Activities recorded", updated: "Already recorded" },
 } as const;
 
 /** How far a started import is, and what it did so far. */

@@ -18,4 +18,4 @@ export function ImportStatusBadge({ status }: { status: ImportStatus }) {
   );
 }
 
-export const KIND_LABELS = { users: "Users", suppressions: "Suppressions", opt_outs: "Opt-outs" } as const;
+export const KIND_LABELS = { users: "Users", suppressions: "Suppressions", opt_outs: "Opt-outs", devices: "Devices", activities: "Activities" } as const;

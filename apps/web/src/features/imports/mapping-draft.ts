@@ -24,6 +24,14 @@ export interface MappingDraft {
   channel: string;
   /** Opt-outs: a fixed category key, or "col:3". */
   category: string;
+  /** Devices: the token column, and a fixed platform or "col:3". */
+  token: number;
+  platform: string;
+  /** Activities: the name and time columns; key and properties are optional (-1: none). */
+  name: number;
+  occurredAt: number;
+  activityKey: number;
+  properties: number;
 }
 
 export const FIELD_ROLES: Array<{ role: ColumnRole; label: string }> = [
@@ -66,12 +74,24 @@ export function guessDraft(header: readonly string[]): MappingDraft {
   const categoryColumn = column(/^category$/i);
   const addressColumn = column(/^(address|e-?mail|phone|recipient)$/i);
   const userColumn = column(/^(external[ _-]?id|user[ _-]?id|user|id)$/i);
+  const tokenColumn = column(/^((push|device)[ _-]?)?token$|^registration[ _-]?id$/i);
+  const platformColumn = column(/^(platform|os)$/i);
+  const nameColumn = column(/^((activity|event)[ _-]?)?name$|^(activity|event)$/i);
+  const occurredAtColumn = column(/^(occurred[ _-]?at|timestamp|time|date|at)$/i);
+  // The file's own kind, when its header gives it away; everything else starts as users.
+  const kind = tokenColumn >= 0 ? "devices" : occurredAtColumn >= 0 && nameColumn >= 0 ? "activities" : "users";
   return {
-    kind: "users",
+    kind,
     columns,
-    keyColumn: Math.max(0, addressColumn >= 0 ? addressColumn : userColumn),
+    keyColumn: Math.max(0, addressColumn >= 0 && kind === "users" ? addressColumn : userColumn),
     channel: channelColumn >= 0 ? `col:${channelColumn}` : "email",
     category: categoryColumn >= 0 ? `col:${categoryColumn}` : "",
+    token: Math.max(0, tokenColumn),
+    platform: platformColumn >= 0 ? `col:${platformColumn}` : "ios",
+    name: Math.max(0, nameColumn),
+    occurredAt: Math.max(0, occurredAtColumn),
+    activityKey: column(/^((activity|event)[ _-]?(key|id)|key)$/i),
+    properties: column(/^(properties|props|data)$/i),
   };
 }
 
@@ -109,6 +129,19 @@ export function toMapping(draft: MappingDraft): { mapping: ImportMapping } | { p
           userId: draft.keyColumn,
           channel: fixedOrColumn<ChannelChoice>(draft.channel),
           category: fixedOrColumn<string>(draft.category.trim()),
+        },
+      };
+    case "devices":
+      return { mapping: { kind: "devices", userId: draft.keyColumn, token: draft.token, platform: fixedOrColumn<"ios" | "android" | "web">(draft.platform) } };
+    case "activities":
+      return {
+        mapping: {
+          kind: "activities",
+          userId: draft.keyColumn,
+          name: draft.name,
+          occurredAt: draft.occurredAt,
+          ...(draft.activityKey >= 0 ? { key: draft.activityKey } : {}),
+          ...(draft.properties >= 0 ? { properties: draft.properties } : {}),
         },
       };
   }

@@ -3,6 +3,8 @@ import { useState } from "react";
 import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
+import { ActivitiesFields } from "./activities-fields.tsx";
+import { DevicesFields } from "./devices-fields.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
@@ -19,7 +21,17 @@ const KINDS: Array<{ kind: MappingDraft["kind"]; title: string; text: string }> 
   { kind: "users", title: "Users", text: "Create or update users: their fields and attributes. Empty cells change nothing." },
   { kind: "suppressions", title: "Suppressions", text: "Addresses never to email or text again, e.g. past bounces and complaints." },
   { kind: "opt_outs", title: "Opt-outs", text: "Users who switched a category off, on one channel or all of them." },
+  { kind: "devices", title: "Devices", text: "Push tokens and their platform, registered to users as the API registers them." },
+  { kind: "activities", title: "Activities", text: "What users did and when, for segments. Importing a file again records nothing twice." },
 ];
+
+const FIELDS_HINT: Record<MappingDraft["kind"], string> = {
+  users: "The external id is required: it is how your backend names the user. Other columns become fields or attributes, or are skipped.",
+  suppressions: "Choose the column to read, and the channel that applies to it.",
+  opt_outs: "Choose the column to read, and the channel and category that apply to it.",
+  devices: "Choose whose token each row holds, the token, and its platform.",
+  activities: "Choose who did what and when; a key and properties are optional.",
+};
 
 /** Maps the file's columns, previews the first rows as they would be imported, and starts it. */
 export function MappingStep({ detail }: { detail: ImportDetail }) {
@@ -58,15 +70,15 @@ export function MappingStep({ detail }: { detail: ImportDetail }) {
 
       <Card
         title="2. Map the columns"
-        description={
-          draft.kind === "users"
-            ? "The external id is required: it is how your backend names the user. Other columns become fields or attributes, or are skipped."
-            : "Choose the column to read, and the channel (and category) that applies to it."
-        }
+        description={FIELDS_HINT[draft.kind]}
         flush={draft.kind === "users"}
       >
         {draft.kind === "users" ? (
           <UsersColumns header={detail.header} sample={detail.sample} columns={draft.columns} onChange={(columns) => setDraft({ ...draft, columns })} />
+        ) : draft.kind === "devices" ? (
+          <DevicesFields header={detail.header} draft={draft} onChange={setDraft} />
+        ) : draft.kind === "activities" ? (
+          <ActivitiesFields header={detail.header} draft={draft} onChange={setDraft} />
         ) : (
           <ListFields header={detail.header} draft={draft} onChange={setDraft} />
         )}

@@ -24,6 +24,22 @@ function columnsFor(mapping: ImportMapping): Array<{ label: string; value: (reco
         { label: "Category", value: (r) => (r.kind === "opt_outs" ? r.category : "") },
         { label: "Channels", value: (r) => (r.kind === "opt_outs" ? r.channels.join(", ") : "") },
       ];
+    case "devices":
+      return [
+        { label: "User", value: (r) => (r.kind === "devices" ? r.userId : "") },
+        { label: "Platform", value: (r) => (r.kind === "devices" ? r.platform : "") },
+        { label: "Token", value: (r) => (r.kind === "devices" ? r.token : "") },
+      ];
+    case "activities":
+      return [
+        { label: "User", value: (r) => (r.kind === "activities" ? r.userId : "") },
+        { label: "Activity", value: (r) => (r.kind === "activities" ? r.name : "") },
+        { label: "Occurred at (UTC)", value: (r) => (r.kind === "activities" ? r.occurredAt : "") },
+        ...(mapping.key === undefined ? [] : [{ label: "Key", value: (r: Record) => (r.kind === "activities" ? text(r.key) : "") }]),
+        ...(mapping.properties === undefined
+          ? []
+          : [{ label: "Properties", value: (r: Record) => (r.kind === "activities" && Object.keys(r.properties).length > 0 ? JSON.stringify(r.properties) : "") }]),
+      ];
   }
 }
 
