@@ -273,3 +273,16 @@ export { describeRule } from "./segments/describe-rule.ts";
 export { evaluateRule, type SegmentSubject, type RuleEvaluationContext } from "./segments/evaluate-rule.ts";
 export { SEGMENT_PRESETS, type SegmentPreset } from "./segments/segment-presets.ts";
 export { MAX_SEGMENT_NESTING, segmentReferences, findSegmentCycle, type SegmentReference } from "./segments/segment-references.ts";
+export { rate, ratesOf, formatRate, RATE_THRESHOLDS, type RateCounters, type Rates } from "./analytics/rates.ts";
+export {
+  AnalyticsFilterSchema,
+  GranularitySchema,
+  MAX_ANALYTICS_DAYS,
+  addDays,
+  bucketsBetween,
+  dayIn,
+  daysBetween,
+  weekStart,
+  type AnalyticsFilterInput,
+  type Granularity,
+} from "./analytics/analytics-filter.ts";

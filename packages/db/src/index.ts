@@ -61,3 +61,7 @@ export * from "./segments/seen-names.ts";
 export * from "./audience/find-users.ts";
 export * from "./audience/user-suppressions.ts";
 export * from "./notifications/resend-notification.ts";
+export * from "./analytics/roll-up-analytics.ts";
+export * from "./analytics/rebuild-analytics.ts";
+export * from "./analytics/analytics-counts.ts";
+export * from "./analytics/analytics-dimensions.ts";

@@ -23,6 +23,7 @@ import { reconcileTwilioTask, twilioStatusFetcher } from "../tasks/reconcile-twi
 import { pruneSessions } from "../tasks/prune-sessions.ts";
 import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
+import { rollUpAnalyticsTask } from "../tasks/roll-up-analytics.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
 import { startBroadcastTask } from "../tasks/start-broadcast.ts";
 import { watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
@@ -133,9 +134,15 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
           })(sid);
         }),
         reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
+        roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
         ...options.extraTasks,
       },
-      crontab: ["0 * * * * prune_sessions ?max=1", "* * * * * reap_workers ?max=1", "*/15 * * * * reconcile_twilio ?max=1"].join("\n"),
+      crontab: [
+        "0 * * * * prune_sessions ?max=1",
+        "* * * * * reap_workers ?max=1",
+        "*/15 * * * * reconcile_twilio ?max=1",
+        "* * * * * roll_up_analytics ?max=1",
+      ].join("\n"),
     }),
   );
   // CSV imports on a runner of their own: a ten-second slice of a big import never delays the

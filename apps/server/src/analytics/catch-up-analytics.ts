@@ -1,0 +1,45 @@
+import { rebuildAnalytics, rollUpAnalytics } from "@herald/db";
+import type pg from "pg";
+
+export interface CatchUpOptions {
+  /** The workspace time zone, read only when the rollup has never been built. */
+  timeZone: () => Promise<string>;
+  /** Stop starting new batches after this long; the next run goes on from the mark. */
+  budgetMs: number;
+  batchSize?: number;
+  gapHorizonMs?: number;
+}
+
+export interface CatchUpResult {
+  built: boolean;
+  events: number;
+  caughtUp: boolean;
+  openGaps: number;
+}
+
+/** An insert still uncommitted after an hour is taken for rolled back (docs/analytics.md). */
+export const GAP_HORIZON_MS = 3_600_000;
+
+/**
+ * Brings the rollup up to the end of the event log, batch by batch, each batch its own
+ * transaction; the first run on a database builds it set-based instead.
+ */
+export async function catchUpAnalytics(pool: pg.Pool, options: CatchUpOptions): Promise<CatchUpResult> {
+  const started = Date.now();
+  const result: CatchUpResult = { built: false, events: 0, caughtUp: false, openGaps: 0 };
+  while (Date.now() - started < options.budgetMs) {
+    const step = await rollUpAnalytics(pool, { batchSize: options.batchSize ?? 20_000, gapHorizonMs: options.gapHorizonMs ?? GAP_HORIZON_MS });
+    if (step.kind === "needs_build") {
+      await rebuildAnalytics(pool, await options.timeZone());
+      result.built = true;
+      continue;
+    }
+    result.events += step.events;
+    result.openGaps = step.openGaps;
+    if (step.caughtUp) {
+      result.caughtUp = true;
+      break;
+    }
+  }
+  return result;
+}
