@@ -26,7 +26,7 @@ describe("analytics rollup", () => {
 
   async function catchUp(batchSize = 7, gapHorizonMs = HOUR) {
     for (let i = 0; i < 1000; i++) {
-      const r = await rollUpAnalytics(sql(), { batchSize, gapHorizonMs });
+      const r = await rollUpAnalytics(sql(), { timeZone: TZ, batchSize, gapHorizonMs });
       if (r.kind !== "rolled_up") throw new Error(`rollup answered ${r.kind}`);
       if (r.caughtUp) return r;
     }
@@ -51,7 +51,10 @@ describe("analytics rollup", () => {
   }
 
   it("needs a set-based build before it rolls up incrementally", async () => {
-    expect(await rollUpAnalytics(sql(), { batchSize: 10, gapHorizonMs: HOUR })).toEqual({ kind: "needs_build" });
+    // A fresh database's empty log counts as built, in UTC.
+    expect(await rollUpAnalytics(sql(), { timeZone: "UTC", batchSize: 10, gapHorizonMs: HOUR })).toMatchObject({ kind: "rolled_up", events: 0 });
+    await sql().query("UPDATE herald.analytics_state SET built_at = NULL");
+    expect(await rollUpAnalytics(sql(), { timeZone: TZ, batchSize: 10, gapHorizonMs: HOUR })).toEqual({ kind: "needs_build", reason: "never_built" });
     await rebuildAnalytics(sql(), TZ);
   });
 
@@ -111,10 +114,12 @@ describe("analytics rollup", () => {
       applyLinkPreference(tx, { notificationId: sentEmail[6]!, userId: rows[0].user_id, category: "marketing", channel: "email", enabled: false, via: "one_click", ip: null }),
     );
     await catchUp(4);
-    // A run with nothing new changes nothing.
+    // A run with nothing new writes nothing, not even its state row.
     const before = await analyticsFromRollup(sql());
+    const state = (await sql().query("SELECT * FROM herald.analytics_state")).rows;
     await catchUp();
     expect(await analyticsFromRollup(sql())).toEqual(before);
+    expect((await sql().query("SELECT * FROM herald.analytics_state")).rows).toEqual(state);
 
     await expectRollupMatchesLog();
     const row = await sql().query(
@@ -157,7 +162,7 @@ describe("analytics rollup", () => {
     try {
       await blocker.query("BEGIN");
       await blocker.query("LOCK TABLE herald.analytics_daily IN ACCESS EXCLUSIVE MODE");
-      const dying = rollUpAnalytics(victim, { batchSize: 100, gapHorizonMs: HOUR });
+      const dying = rollUpAnalytics(victim, { timeZone: TZ, batchSize: 100, gapHorizonMs: HOUR });
       // Wait until the run is inside its statement, blocked on the rollup table, then kill it.
       for (let i = 0; i < 200; i++) {
         const { rowCount } = await sql().query(
@@ -215,7 +220,11 @@ describe("analytics rollup", () => {
     await expectRollupMatchesLog();
   });
 
-  it("puts days in the build's time zone", async () => {
+  it("puts days in the build's time zone, and asks for a rebuild when the workspace's changes", async () => {
+    expect(await rollUpAnalytics(sql(), { timeZone: "Pacific/Kiritimati", batchSize: 10, gapHorizonMs: HOUR })).toEqual({
+      kind: "needs_build",
+      reason: "time_zone_changed",
+    });
     await rebuildAnalytics(sql(), "Pacific/Kiritimati");
     expect(Object.fromEntries(await analyticsFromRollup(sql()))).toEqual(Object.fromEntries(await analyticsFromEventLog(sql(), "Pacific/Kiritimati")));
     const { rows } = await sql().query("SELECT time_zone FROM herald.analytics_state");

@@ -50,7 +50,10 @@ CREATE TABLE herald.analytics_state (
   built_at      timestamptz,
   rolled_up_at  timestamptz
 );
-INSERT INTO herald.analytics_state (id) VALUES (1);
+-- An empty log is already rolled up (in UTC, the workspace default); a database with history is
+-- built by the first task run.
+INSERT INTO herald.analytics_state (id, built_at)
+SELECT 1, CASE WHEN NOT EXISTS (SELECT 1 FROM herald.notification_events) THEN now() END;
 
 -- Event ids at or below last_event_id that were not visible when it moved past them: identity
 -- values are handed out at insert time but committed in any order, so a slow transaction's event

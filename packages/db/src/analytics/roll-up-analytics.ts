@@ -3,6 +3,8 @@ import { withTransaction } from "../sql.ts";
 import { ALL_COUNTERS, KEY_COLUMNS, KEY_NAMES, cohortDay, upsertCounters } from "./rollup-sql.ts";
 
 export interface RollUpOptions {
+  /** The workspace time zone: when the rollup's days are in another one, it must be rebuilt. */
+  timeZone: string;
   /** At most this many new events per call; the caller loops while `caughtUp` is false. */
   batchSize: number;
   /** An event id still unseen this long after it was passed over is taken for a rolled-back insert. */
@@ -10,8 +12,8 @@ export interface RollUpOptions {
 }
 
 export type RollUpResult =
-  /** No set-based build has run yet: the incremental rollup has no starting point. */
-  | { kind: "needs_build" }
+  /** No set-based build has run yet, or it counted days in another time zone. */
+  | { kind: "needs_build"; reason: "never_built" | "time_zone_changed" }
   | { kind: "rolled_up"; events: number; lastEventId: string; openGaps: number; caughtUp: boolean };
 
 const COUNT_METRICS = ALL_COUNTERS.filter((c) => c !== "dead")
@@ -32,7 +34,8 @@ export async function rollUpAnalytics(pool: pg.Pool, options: RollUpOptions): Pr
       "SELECT last_event_id::text, time_zone, built_at IS NOT NULL AS built FROM herald.analytics_state WHERE id = 1 FOR UPDATE",
     );
     const state = states[0];
-    if (!state?.built) return { kind: "needs_build" };
+    if (!state?.built) return { kind: "needs_build", reason: "never_built" };
+    if (state.time_zone !== options.timeZone) return { kind: "needs_build", reason: "time_zone_changed" };
     await tx.query("DELETE FROM herald.analytics_gaps WHERE seen_at < now() - make_interval(secs => $1::float8 / 1000)", [options.gapHorizonMs]);
     const { rows } = await tx.query<{ last_event_id: string; events: number; open_gaps: number; fresh: number }>(
       {
@@ -88,11 +91,13 @@ export async function rollUpAnalytics(pool: pg.Pool, options: RollUpOptions): Pr
          RETURNING 1
        ), filled AS (
          DELETE FROM herald.analytics_gaps g USING refound r WHERE g.event_id = r.id RETURNING 1
+       ), moved AS (
+         -- A run that finds nothing writes nothing.
+         UPDATE herald.analytics_state SET last_event_id = coalesce((SELECT max(id) FROM fresh), last_event_id), rolled_up_at = now()
+          WHERE id = 1 AND EXISTS (SELECT 1 FROM batch)
        )
-       UPDATE herald.analytics_state SET
-         last_event_id = greatest(last_event_id, coalesce((SELECT max(id) FROM fresh), 0)), rolled_up_at = now()
-        WHERE id = 1
-       RETURNING last_event_id::text, (SELECT count(*) FROM batch)::int AS events, (SELECT count(*) FROM fresh)::int AS fresh,
+       SELECT coalesce((SELECT max(id) FROM fresh), $1::bigint)::text AS last_event_id, (SELECT count(*) FROM batch)::int AS events,
+         (SELECT count(*) FROM fresh)::int AS fresh,
          ((SELECT count(*) FROM herald.analytics_gaps) + (SELECT count(*) FROM passed_over) - (SELECT count(*) FROM filled))::int AS open_gaps`,
         values: [state.last_event_id, options.batchSize, state.time_zone],
       },
