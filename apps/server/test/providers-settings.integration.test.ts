@@ -87,7 +87,8 @@ describe("Settings → Providers", () => {
     // An accepted test message is kept in the sandbox outbox with no notification behind it.
     // (Email is SES by now: saved above, and this sandbox-less test must not reach AWS.)
     const sent = await trpcMutation(server.url, "providers.sendTest", { channel: "push", to: "a-device-token" }, { cookie });
-    expect(sent.data).toMatchObject({ provider: "sandbox-push", outcome: "sent" });
+    // The same answer the template editor's test send gives (one mapping serves both).
+    expect(sent.data).toMatchObject({ to: "a-device-token", provider: "sandbox-push", outcome: "sent", providerCode: null, reason: null, providerMessageId: expect.any(String) });
     const { rows } = await server.database.pool.query("SELECT notification_id FROM herald.sandbox_messages WHERE recipient = 'a-device-token'");
     expect(rows).toEqual([{ notification_id: null }]);
   });

@@ -174,7 +174,8 @@ describe("the templates API", () => {
     );
     const sent = await trpcMutation(server.url, "templates.sendTest", { key, version: "draft", channel: "email" }, { cookie });
     expect(sent.error).toBeNull();
-    expect(sent.data).toMatchObject({ to: member.email, outcome: "sent" });
+    // The providers page's answer, field for field (one mapping serves both).
+    expect(sent.data).toMatchObject({ to: member.email, provider: "sandbox-email", outcome: "sent", providerCode: null, reason: null, providerMessageId: expect.any(String) });
     const { rows } = await server.database.pool.query("SELECT recipient, subject FROM herald.sandbox_messages WHERE recipient = $1", [member.email]);
     expect(rows).toEqual([{ recipient: member.email, subject: "[Test] Order A-1 is paid" }]);
 

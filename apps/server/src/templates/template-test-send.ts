@@ -3,6 +3,7 @@ import type { TestDestinations } from "@herald/db";
 import { AppError } from "../errors.ts";
 import type { OutboundMessage } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import { sendTestMessage, type TestSendAnswer } from "../providers/send-test-message.ts";
 
 /** The member's own address for a channel; a clear refusal when they have not set one. */
 export function testAddress(channel: Channel, to: TestDestinations): string {
@@ -36,18 +37,9 @@ export function testMessage<C extends Channel>(channel: C, rendered: RenderedCha
   return { ...base, body: (rendered as RenderedChannel["sms"]).body };
 }
 
-/** Sends through the channel's primary provider and reports its answer as the providers page does. */
-export async function sendTestMessage(providers: ProviderRegistry, message: OutboundMessage) {
+/** Sends through the channel's primary provider; a clear refusal when no provider serves it. */
+export async function sendTemplateTest(providers: ProviderRegistry, message: OutboundMessage): Promise<TestSendAnswer> {
   const provider = providers.route(message.channel)?.primary;
   if (!provider) throw new AppError("NOT_FOUND", `No provider serves ${message.channel}: configure one in Settings → Providers`);
-  const [result] = await provider.send([message]);
-  const outcome = result!.outcome;
-  return {
-    to: message.to,
-    provider: provider.name,
-    outcome: outcome.kind,
-    providerCode: "providerCode" in outcome ? (outcome.providerCode ?? null) : null,
-    reason: "reason" in outcome ? outcome.reason : null,
-    latencyMs: result!.latencyMs,
-  };
+  return sendTestMessage(provider, message);
 }

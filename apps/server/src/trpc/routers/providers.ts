@@ -5,6 +5,7 @@ import { AppError } from "../../errors.ts";
 import { maskSecret, SecretBox } from "../../providers/credentials/secret-box.ts";
 import { environmentSpecs } from "../../providers/live-registry.ts";
 import { PROVIDER_KINDS, providerName, type ProviderKind } from "../../providers/provider-kinds.ts";
+import { sendTestMessage } from "../../providers/send-test-message.ts";
 import { SsrfRefusal, vetOutboundUrl } from "../../providers/webhook/ssrf-guard.ts";
 import type { Context } from "../context.ts";
 import { memberProcedure, router } from "../trpc.ts";
@@ -151,36 +152,25 @@ export const providersRouter = router({
       const route = ctx.providers.route(input.channel);
       const provider = input.role === "primary" ? route?.primary : route?.secondary;
       if (!provider) throw new AppError("NOT_FOUND", `No ${input.role} provider serves ${input.channel}`);
-      const [result] = await provider.send([
-        {
-          notificationId: `test-${Date.now()}`,
-          channel: input.channel,
-          lane: "critical",
-          to: input.to,
-          ...(input.channel === "push" ? { tokens: [input.to] } : {}),
-          subject: "Herald test message",
-          title: "Herald test message",
-          body: `This is a test message from Herald (${ctx.member.email}).`,
-          data: { notification_id: "test" },
-        },
-      ]);
+      const answer = await sendTestMessage(provider, {
+        notificationId: `test-${Date.now()}`,
+        channel: input.channel,
+        lane: "critical",
+        to: input.to,
+        ...(input.channel === "push" ? { tokens: [input.to] } : {}),
+        subject: "Herald test message",
+        title: "Herald test message",
+        body: `This is a test message from Herald (${ctx.member.email}).`,
+        data: { notification_id: "test" },
+      });
       await appendAudit(ctx.database.prisma, {
         actorMemberId: ctx.member.id,
         actor: ctx.member.email,
         action: "providers.send_test",
         target: `${input.channel}/${input.role}`,
-        detail: { provider: provider.name, outcome: result!.outcome.kind },
+        detail: { provider: answer.provider, outcome: answer.outcome },
         ip: ctx.ip,
       });
-      const outcome = result!.outcome;
-      // A webhook's answer is reduced to its status: echoing a body would make this an SSRF oracle.
-      return {
-        provider: provider.name,
-        outcome: outcome.kind,
-        providerCode: "providerCode" in outcome ? (outcome.providerCode ?? null) : null,
-        reason: "reason" in outcome ? outcome.reason : null,
-        providerMessageId: outcome.kind === "sent" ? outcome.providerMessageId : null,
-        latencyMs: result!.latencyMs,
-      };
+      return answer;
     }),
 });

@@ -31,7 +31,7 @@ import {
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { previewScope, previewTemplate } from "../../templates/template-preview.ts";
-import { sendTestMessage, testAddress, testMessage } from "../../templates/template-test-send.ts";
+import { sendTemplateTest, testAddress, testMessage } from "../../templates/template-test-send.ts";
 import type { Context } from "../context.ts";
 import { memberProcedure, router } from "../trpc.ts";
 
@@ -237,7 +237,7 @@ export const templatesRouter = router({
       const result = renderTemplate({ body, defaultLocale: template.defaultLocale, channel: input.channel, locale: input.locale ?? null, scope });
       if (!result.ok) throw new AppError("BAD_REQUEST", `Cannot render: ${describeProblem(result.problem)}`);
       const label = `${input.key}@${input.version}`;
-      const answer = await sendTestMessage(ctx.providers, testMessage(input.channel, result.rendered, address, label));
+      const answer = await sendTemplateTest(ctx.providers, testMessage(input.channel, result.rendered, address, label));
       await appendAudit(ctx.database.prisma, {
         actorMemberId: ctx.member.id,
         actor: ctx.member.email,
