@@ -173,11 +173,11 @@ export {
   type TemplateBody,
   type TemplateMeta,
 } from "./templates/template-content.ts";
+export { MAX_PUSH_PAYLOAD_BYTES } from "./templates/push-payload-limit.ts";
 export { MAX_SMS_SEGMENTS, smsSegments, type SmsSegments } from "./templates/sms-segments.ts";
 export { parseLiquid, liquidVariables, MAX_LIQUID_OUTPUT_BYTES, type LiquidMode, type LiquidSyntaxError } from "./templates/liquid.ts";
 export {
   renderTemplate,
-  MAX_PUSH_PAYLOAD_BYTES,
   type TemplateProblemCode,
   type TemplateProblem,
   type RenderedPush,

@@ -3,6 +3,7 @@ import type { RenderScope } from "../content/inline-content.ts";
 import { sanitizedHtmlToText } from "./html-to-text.ts";
 import { renderLiquid, type LiquidMode } from "./liquid.ts";
 import { resolveLocale } from "./locales.ts";
+import { MAX_PUSH_PAYLOAD_BYTES } from "./push-payload-limit.ts";
 import { sanitizeEmailHtml } from "./sanitize-email-html.ts";
 import { MAX_SMS_SEGMENTS, smsSegments } from "./sms-segments.ts";
 import { isHttpsUrl, isOneLine, isSafeDeepLink, MAX_EMAIL_HTML_BYTES, type EmailContent, type PushContent, type SmsContent, type TemplateBody } from "./template-content.ts";
@@ -72,8 +73,6 @@ export interface RenderTemplateInput<C extends Channel> {
   scope: RenderScope;
 }
 
-/** FCM refuses a message whose notification and data exceed 4 KiB. */
-export const MAX_PUSH_PAYLOAD_BYTES = 4096;
 // The payload is measured with an id of this length standing in for the notification's own.
 const NOTIFICATION_ID_PLACEHOLDER = "n".repeat(20);
 

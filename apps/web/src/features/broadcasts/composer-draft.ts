@@ -1,4 +1,4 @@
-import { fromWallTime, isTimeZone } from "@herald/core";
+import { fromWallTime, isTimeZone } from "@herald/core/browser";
 import type { Channel } from "../../lib/channels.ts";
 import type { Broadcast, BroadcastInput, BroadcastSchedule } from "./broadcast-types.ts";
 

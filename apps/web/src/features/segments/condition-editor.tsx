@@ -1,4 +1,4 @@
-import { ATTRIBUTE_OPS, PROFILE_FIELDS, PROFILE_OPS, type AttributeOp, type ProfileField, type ProfileOp } from "@herald/core";
+import { ATTRIBUTE_OPS, PROFILE_FIELDS, PROFILE_OPS, type AttributeOp, type ProfileField, type ProfileOp } from "@herald/core/browser";
 import { useId, type ComponentProps, type ReactNode } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { classNames } from "../../lib/class-names.ts";

@@ -8,7 +8,7 @@ import {
   type ProfileCondition,
   type Rule,
   type RuleCondition,
-} from "@herald/core";
+} from "@herald/core/browser";
 import { problemKey, type ConditionDraft, type DraftInput, type DraftProblems, type GroupDraft, type NodeDraft } from "./rule-draft.ts";
 
 /*

@@ -1,4 +1,4 @@
-import { MAX_RULE_CONDITIONS, MAX_RULE_DEPTH } from "@herald/core";
+import { MAX_RULE_CONDITIONS, MAX_RULE_DEPTH } from "@herald/core/browser";
 import { useId, useMemo } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { classNames } from "../../lib/class-names.ts";

@@ -1,4 +1,4 @@
-import type { ActivityCondition, AttributeCondition, AttributeOp, ProfileField, ProfileOp, Rule, RuleCondition } from "@herald/core";
+import type { ActivityCondition, AttributeCondition, AttributeOp, ProfileField, ProfileOp, Rule, RuleCondition } from "@herald/core/browser";
 
 /** The kinds of condition the builder offers, in the order its picker lists them. */
 export type ConditionKind = RuleCondition["kind"];

@@ -1,4 +1,4 @@
-import type { AttributeOp, ProfileField, ProfileOp } from "@herald/core";
+import type { AttributeOp, ProfileField, ProfileOp } from "@herald/core/browser";
 import type { ActivityOp, ConditionKind, SuppressionChannel } from "./rule-draft.ts";
 
 /** The condition picker's options, grouped as a marketer thinks of them. */

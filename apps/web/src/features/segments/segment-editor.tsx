@@ -1,4 +1,4 @@
-import { describeRule, type Rule } from "@herald/core";
+import { describeRule, type Rule } from "@herald/core/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";

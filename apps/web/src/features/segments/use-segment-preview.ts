@@ -1,4 +1,4 @@
-import type { Rule } from "@herald/core";
+import type { Rule } from "@herald/core/browser";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useTRPCClient } from "../../lib/trpc.ts";

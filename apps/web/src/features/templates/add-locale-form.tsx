@@ -1,4 +1,4 @@
-import { canonicalLocale } from "@herald/core";
+import { canonicalLocale } from "@herald/core/browser";
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button.tsx";
 

@@ -1,4 +1,4 @@
-import type { RenderedEmail } from "@herald/core";
+import type { RenderedEmail } from "@herald/core/browser";
 import { useId, useState } from "react";
 import { tabIds, TabList } from "./tab-list.tsx";
 

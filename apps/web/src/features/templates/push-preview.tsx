@@ -1,4 +1,4 @@
-import { MAX_PUSH_PAYLOAD_BYTES, type RenderedPush } from "@herald/core";
+import { MAX_PUSH_PAYLOAD_BYTES, type RenderedPush } from "@herald/core/browser";
 
 const kib = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 

@@ -1,4 +1,4 @@
-import { smsSegments } from "@herald/core";
+import { smsSegments } from "@herald/core/browser";
 
 /** "GSM-7 · 2 segments · 187 characters": what a carrier will bill for this text. */
 export function describeSmsCount(text: string): string {

@@ -1,4 +1,4 @@
-import { canonicalLocale } from "@herald/core";
+import { canonicalLocale } from "@herald/core/browser";
 import { useId, useState, type FormEvent } from "react";
 import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";

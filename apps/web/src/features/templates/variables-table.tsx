@@ -1,4 +1,4 @@
-import { VARIABLE_TYPES } from "@herald/core";
+import { VARIABLE_TYPES } from "@herald/core/browser";
 import { Button } from "../../components/ui/button.tsx";
 import { variableAddress } from "./field-address.ts";
 import { newVariableRow, type VariableRow } from "./template-draft.ts";

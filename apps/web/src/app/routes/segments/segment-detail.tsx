@@ -1,5 +1,5 @@
 import "../../../features/segments/segments.css";
-import type { Rule } from "@herald/core";
+import type { Rule } from "@herald/core/browser";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { Card } from "../../../components/ui/card.tsx";
