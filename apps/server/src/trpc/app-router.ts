@@ -1,3 +1,4 @@
+import { analyticsRouter } from "./routers/analytics.ts";
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { broadcastsRouter } from "./routers/broadcasts.ts";
@@ -32,6 +33,7 @@ export const appRouter = router({
   broadcasts: broadcastsRouter,
   imports: importsRouter,
   segments: segmentsRouter,
+  analytics: analyticsRouter,
   users: usersRouter,
 });
 

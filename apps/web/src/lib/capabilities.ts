@@ -19,6 +19,7 @@ export type Capability =
   | "templates.edit"
   | "broadcasts.read"
   | "broadcasts.send"
+  | "analytics.read"
   | "segments.read"
   | "segments.edit";
 
