@@ -1,5 +1,5 @@
 import { BroadcastScheduleSchema } from "@herald/core";
-import { fanOutChunk, findBroadcast, markSegmentUsed, snapshotBroadcastAudience, transitionBroadcast, type Sql } from "@herald/db";
+import { fanOutChunk, findBroadcast, markSegmentUsed, queueBroadcastWatch, snapshotBroadcastAudience, transitionBroadcast, type Sql } from "@herald/db";
 import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { z } from "zod";
@@ -33,7 +33,11 @@ export function startBroadcastTask(deps: StartBroadcastDependencies): Task {
     if (broadcast?.status === "scheduled") {
       const rule = await deps.audience.ruleOf(sql, broadcast.segmentId);
       await snapshotBroadcastAudience(sql, broadcastId, rule);
-      if (await transitionBroadcast(sql, broadcastId, ["scheduled"], "sending")) await markSegmentUsed(sql, broadcast.segmentId, now);
+      if (await transitionBroadcast(sql, broadcastId, ["scheduled"], "sending")) {
+        await markSegmentUsed(sql, broadcast.segmentId, now);
+        // The watch follows a sending broadcast every few seconds, so its end shows promptly.
+        await queueBroadcastWatch(sql, now);
+      }
       broadcast = await findBroadcast(sql, broadcastId);
     }
     if (!broadcast || broadcast.status !== "sending" || broadcast.fanoutDoneAt) return;

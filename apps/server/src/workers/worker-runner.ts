@@ -26,7 +26,7 @@ import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { rollUpAnalyticsTask } from "../tasks/roll-up-analytics.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
 import { startBroadcastTask } from "../tasks/start-broadcast.ts";
-import { watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
+import { WATCH_BROADCASTS_CRONTAB, watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
 import { segmentAudience } from "../broadcasts/segment-audience.ts";
 
 export interface Workers {
@@ -166,7 +166,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
           return { maxBouncePercent: s.get("broadcasts.maxBouncePercent") as number, maxComplaintPercent: s.get("broadcasts.maxComplaintPercent") as number };
         }),
       },
-      crontab: "* * * * * watch_broadcasts ?max=1",
+      crontab: WATCH_BROADCASTS_CRONTAB,
     }),
   );
 

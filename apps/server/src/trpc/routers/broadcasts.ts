@@ -19,6 +19,7 @@ import {
   findBroadcast,
   listBroadcasts,
   pauseBroadcast,
+  queueBroadcastWatch,
   removeKeyedJob,
   resumeBroadcast,
   scheduleKeyedJob,
@@ -151,6 +152,7 @@ export const broadcastsRouter = router({
     if (released === null) throw new AppError("CONFLICT", "It is no longer paused");
     // A fan-out stopped by the pause carries on from its cursor.
     if (!broadcast.fanoutDoneAt) await scheduleKeyedJob(ctx.database.pool, "start_broadcast", { broadcastId: input.id }, new Date(), jobKey(input.id));
+    await queueBroadcastWatch(ctx.database.pool, new Date());
     ctx.nudgePump();
     await audit(ctx, "resume", input.id, { released });
     return { released };
