@@ -1,7 +1,7 @@
 import { ingestEvents } from "@herald/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./support/rest.ts";
-import { seedSupportWorkspace } from "./support/support-workspace.ts";
+import { seedSupportWorkspace } from "@herald/db/testing";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
 

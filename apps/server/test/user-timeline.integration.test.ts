@@ -1,6 +1,6 @@
 import { ingestEvents } from "@herald/db";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedSupportWorkspace } from "./support/support-workspace.ts";
+import { seedSupportWorkspace } from "@herald/db/testing";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcQuery } from "./support/trpc-http.ts";
 

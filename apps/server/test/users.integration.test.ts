@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedSupportWorkspace } from "./support/support-workspace.ts";
+import { seedSupportWorkspace } from "@herald/db/testing";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
 

@@ -1,14 +1,11 @@
-import {
-  deactivateDevice,
-  registerDevice,
-  setPreferences,
-  setQuietHours,
-  suppressAddresses,
-  upsertCategory,
-  upsertNotificationType,
-  upsertUser,
-  type Sql,
-} from "@herald/db";
+import { deactivateDevice, registerDevice } from "../audience/devices.ts";
+import { setPreferences } from "../audience/preferences.ts";
+import { setQuietHours } from "../audience/quiet-hours.ts";
+import { upsertUser } from "../audience/users.ts";
+import { upsertCategory } from "../config/categories.ts";
+import { upsertNotificationType } from "../config/notification-types.ts";
+import { suppressAddresses } from "../dispatch/side-effects.ts";
+import type { Sql } from "../sql.ts";
 
 /** A clock window that holds `now` in UTC, whatever the hour the test runs at. */
 export function quietWindowAround(now: Date): { start: string; end: string } {
@@ -28,7 +25,7 @@ export async function seedSupportWorkspace(sql: Sql): Promise<void> {
   await upsertCategory(sql, "digest", { label: "Digest", frequencyCap: { max: 1, windowSeconds: 86_400, action: "skip" } });
   await upsertCategory(sql, "news", { label: "News", defaults: { email: false } });
   const content = {
-    email: { subject: "Hello {{ user.name }}", body: "News for you" },
+    email: { subject: "Hello", body: "News for you" },
     sms: { body: "News for you" },
     push: { title: "News", body: "For you" },
   };
