@@ -36,3 +36,18 @@ export type UserNotification = inferOutput<Api["notifications"]["userHistory"]>[
 
 /** One step in a notification's log: queued, attempted, sent, delivered, replayed… */
 export type NotificationEvent = UserNotification["events"][number];
+
+/** A user a support search found, and which identifier matched. */
+export type FoundUser = inferOutput<Api["users"]["search"]>["items"][number];
+
+/** Everything the user page shows above the timeline. */
+export type UserDetails = inferOutput<Api["users"]["get"]>;
+
+/** One cell of a user's category × channel preference matrix. */
+export type PreferenceCell = UserDetails["preferences"][number];
+
+/** A suppression of one of a user's addresses. */
+export type UserSuppression = UserDetails["suppressions"][number];
+
+/** What would happen on one channel if a notification were sent now, gate by gate. */
+export type Explanation = inferOutput<Api["users"]["explain"]>["explanations"][number];

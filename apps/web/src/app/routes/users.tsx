@@ -1,11 +1,11 @@
 import { useSearchParams } from "react-router";
 import { Card } from "../../components/ui/card.tsx";
 import { PageHeader } from "../../components/ui/page-header.tsx";
-import { UserHistory } from "../../features/user-history/user-history.tsx";
-import { UserLookupForm } from "../../features/user-history/user-lookup-form.tsx";
+import { UserPage } from "../../features/users/user-page.tsx";
+import { UserSearch } from "../../features/users/user-search.tsx";
 import { RequireCapability } from "../require-capability.tsx";
 
-/** /users?user=u-42: the id lives in the URL so a user's history can be linked and bookmarked. */
+/** /users?user=u-42: the id lives in the URL so a user's page can be linked and bookmarked. */
 export function UsersRoute() {
   const [searchParams, setSearchParams] = useSearchParams();
   const userId = searchParams.get("user") ?? "";
@@ -14,19 +14,15 @@ export function UsersRoute() {
     <>
       <PageHeader
         title="Users"
-        description="Look up a user to see every notification sent to them, what happened to it, and why."
+        description="Find a user to see their profile, preferences and suppressions, every notification sent to them, and why one was or would be skipped."
       />
-      <RequireCapability anyOf={["users.history"]}>
+      <RequireCapability anyOf={["users.history", "users.read"]}>
         <div className="stack">
-          <Card title="Look up a user by id" description="The id your backend sends with its events and user updates.">
-            {/* Keyed so that back/forward through looked-up ids refills the input. */}
-            <UserLookupForm
-              key={userId}
-              initialUserId={userId}
-              onLookUp={(next) => setSearchParams({ user: next })}
-            />
+          <Card title="Find a user" description="Type the start of their id, email address or phone number.">
+            {/* Keyed so that back/forward through opened users refills the input. */}
+            <UserSearch key={userId} initialQuery={userId} onOpen={(next) => setSearchParams({ user: next })} />
           </Card>
-          {userId && <UserHistory key={userId} userId={userId} />}
+          {userId && <UserPage key={userId} userId={userId} />}
         </div>
       </RequireCapability>
     </>

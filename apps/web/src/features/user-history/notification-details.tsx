@@ -3,9 +3,10 @@ import { formatTimestamp } from "../../lib/format-date.ts";
 import { dispatchStateLabel, dispatchStateMeaning } from "./dispatch-states.ts";
 import { NotificationEventLog } from "./notification-event-log.tsx";
 import { RenderedContent } from "./rendered-content.tsx";
+import { ResendButton } from "./resend-button.tsx";
 
 /** Everything support needs to answer "did they get it, and if not, why": the log and what was sent where. */
-export function NotificationDetails({ notification }: { notification: UserNotification }) {
+export function NotificationDetails({ notification, canResend = false }: { notification: UserNotification; canResend?: boolean }) {
   const meta: Array<[string, string | undefined]> = [
     ["Notification", notification.id],
     ["Event", notification.eventId ?? undefined],
@@ -13,9 +14,16 @@ export function NotificationDetails({ notification }: { notification: UserNotifi
     ["Lane", notification.lane],
     ["Provider", notification.provider],
     ["Provider message id", notification.providerMessageId],
+    ["Resend of", notification.resentFromId ?? undefined],
+    ["Resent as", notification.resentAs.length > 0 ? notification.resentAs.join(", ") : undefined],
   ];
   return (
     <div className="details">
+      {canResend && (
+        <div className="details-actions">
+          <ResendButton notification={notification} />
+        </div>
+      )}
       <dl className="meta-list">
         {meta.map(([label, value]) => (
           <div key={label}>

@@ -12,7 +12,7 @@ import { NotificationDetails } from "./notification-details.tsx";
 const columns = 7;
 
 /** One user's notifications, newest first; each row opens onto its event log and content. */
-export function UserHistoryTable({ notifications }: { notifications: UserNotification[] }) {
+export function UserHistoryTable({ notifications, canResend = false }: { notifications: UserNotification[]; canResend?: boolean }) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const detailsId = useId();
 
@@ -80,7 +80,7 @@ export function UserHistoryTable({ notifications }: { notifications: UserNotific
                 {isExpanded && (
                   <tr className="row-details" id={rowDetailsId}>
                     <td colSpan={columns}>
-                      <NotificationDetails notification={notification} />
+                      <NotificationDetails notification={notification} canResend={canResend} />
                     </td>
                   </tr>
                 )}

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
@@ -8,6 +9,7 @@ import type { UserNotification } from "../../lib/api-types.ts";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useManualRefresh } from "../../lib/use-manual-refresh.ts";
+import { emptyTimelineFilter, isFiltered, timelineQueryInput, TimelineFilters, type TimelineFilter } from "./timeline-filters.tsx";
 import { UserHistoryTable } from "./user-history-table.tsx";
 
 const pageSize = 25;
@@ -15,12 +17,17 @@ const refreshMs = 5_000;
 // How long after a send a provider callback (delivered, bounced) may still change the status.
 const callbackWindowMs = 10 * 60_000;
 
-/** One user's notification timeline, newest first, following notifications still in motion. */
-export function UserHistory({ userId }: { userId: string }) {
+/**
+ * One user's notification timeline, newest first, following notifications still in motion. The
+ * next page loads as the end of the list scrolls into view (or with "Load more").
+ */
+export function UserHistory({ userId, types = [], canResend = false }: { userId: string; types?: string[]; canResend?: boolean }) {
   const trpc = useTRPC();
+  const [filter, setFilter] = useState<TimelineFilter>(emptyTimelineFilter);
+  const rangeInvalid = filter.fromDay !== "" && filter.toDay !== "" && filter.toDay < filter.fromDay;
   const history = useInfiniteQuery(
     trpc.notifications.userHistory.infiniteQueryOptions(
-      { userId, limit: pageSize },
+      { userId, limit: pageSize, ...timelineQueryInput(rangeInvalid ? { ...filter, toDay: "" } : filter) },
       {
         getNextPageParam: (page) => page.nextCursor,
         // Only while something can still change: otherwise a support tab left open polls forever.
@@ -30,6 +37,17 @@ export function UserHistory({ userId }: { userId: string }) {
   );
   const { refresh, refreshing } = useManualRefresh(history.refetch);
   const notifications = history.data?.pages.flatMap((page) => page.items) ?? [];
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = history;
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   return (
     <Card
@@ -42,6 +60,7 @@ export function UserHistory({ userId }: { userId: string }) {
       }
       flush
     >
+      <TimelineFilters filter={filter} types={types} onChange={setFilter} />
       {history.isPending ? (
         <TableSkeleton columns={6} rows={5} label={`Loading the history of ${userId}`} />
       ) : history.isError && notifications.length === 0 ? (
@@ -51,6 +70,8 @@ export function UserHistory({ userId }: { userId: string }) {
           onRetry={() => history.refetch()}
           retrying={history.isFetching}
         />
+      ) : notifications.length === 0 && isFiltered(filter) ? (
+        <EmptyState title="No notification matches these filters">Clear or widen the filters to see more of the timeline.</EmptyState>
       ) : notifications.length === 0 ? (
         <EmptyState title={`No notifications for ${userId}`}>
           Either nothing has been sent to this user yet, or no user has this id. Ids match exactly, case included, as
@@ -58,8 +79,8 @@ export function UserHistory({ userId }: { userId: string }) {
         </EmptyState>
       ) : (
         <>
-          <UserHistoryTable notifications={notifications} />
-          <div className="table-footer">
+          <UserHistoryTable notifications={notifications} canResend={canResend} />
+          <div className="table-footer" ref={sentinel}>
             {history.isFetchNextPageError && (
               <p className="field-error" role="alert">
                 {getErrorMessage(history.error)}
@@ -71,7 +92,8 @@ export function UserHistory({ userId }: { userId: string }) {
               </Button>
             ) : (
               <p className="muted">
-                {notifications.length === 1 ? "1 notification" : `${notifications.length} notifications`}: the whole history.
+                {notifications.length === 1 ? "1 notification" : `${notifications.length} notifications`}
+                {isFiltered(filter) ? ": every one that matches." : ": the whole history."}
               </p>
             )}
           </div>
