@@ -244,7 +244,7 @@ describe("categories and notification types", () => {
 
     const unknown = await put([{ channel: "push", category: "ghosts", content: { body: "Boo" } }]);
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error).toEqual({ code: "unknown_category", message: "Unknown category: ghosts — create with PUT /api/v1/categories/:key" });
+    expect(unknown.body.error).toEqual({ code: "unknown_category", message: "Unknown category: ghosts — create it first (PUT /api/v1/categories/:key, or Settings → Categories)", details: { categories: ["ghosts"] } });
 
     const templated = await put([{ channel: "push", category: "orders", template: "order.paid" }]);
     expect(templated.status).toBe(422);

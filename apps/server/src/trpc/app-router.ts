@@ -2,6 +2,7 @@ import { analyticsRouter } from "./routers/analytics.ts";
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { auditRouter } from "./routers/audit.ts";
 import { broadcastsRouter } from "./routers/broadcasts.ts";
+import { categoriesRouter } from "./routers/categories.ts";
 import { deadLettersRouter } from "./routers/dead-letters.ts";
 import { importsRouter } from "./routers/imports.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
@@ -10,6 +11,7 @@ import { sandboxRouter } from "./routers/sandbox.ts";
 import { segmentsRouter } from "./routers/segments.ts";
 import { authRouter } from "./routers/auth.ts";
 import { membersRouter } from "./routers/members.ts";
+import { notificationTypesRouter } from "./routers/notification-types.ts";
 import { settingsRouter } from "./routers/settings.ts";
 import { setupRouter } from "./routers/setup.ts";
 import { systemRouter } from "./routers/system.ts";
@@ -35,6 +37,8 @@ export const appRouter = router({
   segments: segmentsRouter,
   analytics: analyticsRouter,
   users: usersRouter,
+  categories: categoriesRouter,
+  notificationTypes: notificationTypesRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

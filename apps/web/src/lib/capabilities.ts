@@ -21,7 +21,11 @@ export type Capability =
   | "broadcasts.send"
   | "analytics.read"
   | "segments.read"
-  | "segments.edit";
+  | "segments.edit"
+  | "categories.read"
+  | "categories.manage"
+  | "notificationTypes.read"
+  | "notificationTypes.manage";
 
 export function hasCapability(granted: readonly string[], capability: Capability): boolean {
   return granted.includes(capability);

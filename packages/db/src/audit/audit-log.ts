@@ -39,16 +39,25 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
+/** What the audit log can be narrowed to; every filter is optional and they combine. */
+export interface AuditFilter {
+  /** An action, or the start of one ("categories." matches every category change). */
+  action?: string | null;
+  actorMemberId?: string | null;
+  /** Entries at or after this instant. */
+  from?: Date | null;
+  /** Entries before this instant. */
+  to?: Date | null;
+}
+
 /** Newest first, keyset-paged on the id (insertion order), so a page never shifts when new rows arrive. */
-export async function listAudit(
-  db: Db,
-  options: { cursor?: string | null; limit: number; action?: string | null; actorMemberId?: string | null },
-): Promise<AuditPage> {
+export async function listAudit(db: Db, options: AuditFilter & { cursor?: string | null; limit: number }): Promise<AuditPage> {
   const before = options.cursor && /^\d{1,18}$/.test(options.cursor) ? BigInt(options.cursor) : null;
   const rows = await db.auditEntry.findMany({
     where: {
       ...(options.action ? { action: { startsWith: options.action } } : {}),
       ...(options.actorMemberId ? { actorMemberId: BigInt(options.actorMemberId) } : {}),
+      ...(options.from || options.to ? { at: { ...(options.from ? { gte: options.from } : {}), ...(options.to ? { lt: options.to } : {}) } } : {}),
       ...(before !== null ? { id: { lt: before } } : {}),
     },
     orderBy: { id: "desc" },
@@ -65,4 +74,10 @@ export async function listAudit(
   }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > options.limit && last ? last.id : null };
+}
+
+/** Every action the log holds, for the filter's choices (a few dozen names, however long the log). */
+export async function listAuditActions(db: Db): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ action: string }>>`SELECT DISTINCT action FROM herald.audit_log ORDER BY action`;
+  return rows.map((r) => r.action);
 }

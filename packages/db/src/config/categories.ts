@@ -1,4 +1,5 @@
-import type { Sql } from "../sql.ts";
+import type pg from "pg";
+import { withTransaction, type Sql } from "../sql.ts";
 
 export interface CategoryRecord {
   key: string;
@@ -80,4 +81,42 @@ export async function upsertCategory(sql: Sql, key: string, input: CategoryInput
      input.frequencyCap ? JSON.stringify(input.frequencyCap) : null, aliases],
   );
   return { kind: "ok", category: (await findCategory(sql, key))!, created: rows[0]!.created };
+}
+
+/** What still names a category: a deletion would break or silently change each of these. */
+export interface CategoryUsage {
+  /** Notification types with a step naming the category or one of its aliases. */
+  notificationTypes: string[];
+  /** Broadcasts of the category, sent or not (their reports keep it). */
+  broadcasts: number;
+  /** Whether users chose a preference for it: deleting would drop their opt-outs with it. */
+  hasPreferences: boolean;
+}
+
+export type DeleteCategoryResult = { kind: "deleted" } | { kind: "not_found" } | { kind: "in_use"; usage: CategoryUsage };
+
+/**
+ * Deletes an unused category and its aliases. The row is locked first, so a delete and an upsert
+ * of the same key cannot interleave; a used category is left as it is and its usage reported.
+ */
+export async function deleteCategory(pool: pg.Pool, key: string): Promise<DeleteCategoryResult> {
+  return withTransaction(pool, async (tx) => {
+    const { rows: locked } = await tx.query("SELECT key FROM herald.categories WHERE key = $1 FOR UPDATE", [key]);
+    if (locked.length === 0) return { kind: "not_found" };
+    const { rows } = await tx.query<{ types: string[]; broadcasts: number; has_preferences: boolean }>(
+      `WITH names AS (
+         SELECT $1::text AS name UNION ALL SELECT alias FROM herald.category_aliases WHERE category_key = $1
+       )
+       SELECT
+         (SELECT coalesce(array_agg(t.type ORDER BY t.type), '{}') FROM herald.notification_types t
+           WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(t.channels) s WHERE s->>'category' IN (SELECT name FROM names))) AS types,
+         (SELECT count(*) FROM herald.broadcasts b WHERE b.category = $1)::int AS broadcasts,
+         EXISTS (SELECT 1 FROM herald.preferences p WHERE p.category = $1) AS has_preferences`,
+      [key],
+    );
+    const usage = { notificationTypes: rows[0]!.types, broadcasts: rows[0]!.broadcasts, hasPreferences: rows[0]!.has_preferences };
+    if (usage.notificationTypes.length > 0 || usage.broadcasts > 0 || usage.hasPreferences) return { kind: "in_use", usage };
+    await tx.query("DELETE FROM herald.categories WHERE key = $1", [key]);
+    return { kind: "deleted" };
+  });
 }

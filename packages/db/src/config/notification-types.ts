@@ -46,3 +46,9 @@ export async function upsertNotificationType(sql: Sql, type: string, channels: r
   const r = rows[0];
   return { record: { type: r.type, channels: r.channels, updatedAt: r.updated_at }, created: r.created };
 }
+
+/** Deletes a type; events of it received afterwards are refused as unknown. False when there was none. */
+export async function deleteNotificationType(sql: Sql, type: string): Promise<boolean> {
+  const { rowCount } = await sql.query("DELETE FROM herald.notification_types WHERE type = $1", [type]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,25 +1,22 @@
 import { CategoryInputSchema, CategoryKeySchema, NotificationTypeInputSchema, NotificationTypeKeySchema } from "@herald/core";
-import {
-  findCategory,
-  findNotificationType,
-  findPublishedTemplateChannels,
-  findUnknownCategories,
-  listCategories,
-  listNotificationTypes,
-  upsertCategory,
-  upsertNotificationType,
-  type CategoryRecord,
-} from "@herald/db";
-import express, { type Router } from "express";
+import { findCategory, findNotificationType, listCategories, listNotificationTypes, type CategoryRecord } from "@herald/db";
+import express, { type Request, type Response, type Router } from "express";
+import { removeCategory, saveCategory } from "../../config/category-changes.ts";
+import type { ConfigActor } from "../../config/config-actor.ts";
+import { removeNotificationType, saveNotificationType } from "../../config/notification-type-changes.ts";
 import { AppError } from "../../errors.ts";
 import type { AppServices } from "../../trpc/context.ts";
-import { requireScope } from "./rest-context.ts";
+import { apiKeyOf, requireScope } from "./rest-context.ts";
 import { jsonBody, parseOrThrow } from "./validate.ts";
 
 const json = express.json({ limit: "1mb" });
 
 function categoryView(c: CategoryRecord) {
   return { ...c, updatedAt: c.updatedAt.toISOString() };
+}
+
+function actorOf(req: Request, res: Response): ConfigActor {
+  return { memberId: null, label: `api_key:${apiKeyOf(res).prefix}…`, ip: req.ip ?? null };
 }
 
 /** Configuration as code: categories and notification types (admin keys). */
@@ -41,11 +38,14 @@ export function configRoutes(services: AppServices): Router {
   router.put("/categories/:key", json, requireScope("admin"), async (req, res) => {
     const key = parseOrThrow(CategoryKeySchema, req.params.key, "key");
     const input = parseOrThrow(CategoryInputSchema, jsonBody(req));
-    const result = await upsertCategory(sql, key, input);
-    if (result.kind === "alias_taken") {
-      throw new AppError("CONFLICT", `"${result.alias}" already names category "${result.owner}"`, { apiCode: "alias_taken" });
-    }
-    res.status(200).json({ category: categoryView(result.category) });
+    const { category } = await saveCategory(services.database, actorOf(req, res), key, input);
+    res.status(200).json({ category: categoryView(category) });
+  });
+
+  router.delete("/categories/:key", requireScope("admin"), async (req, res) => {
+    const key = parseOrThrow(CategoryKeySchema, req.params.key, "key");
+    await removeCategory(services.database, actorOf(req, res), key);
+    res.status(204).end();
   });
 
   router.get("/notification-types", requireScope("admin"), async (_req, res) => {
@@ -63,33 +63,14 @@ export function configRoutes(services: AppServices): Router {
   router.put("/notification-types/:type", json, requireScope("admin"), async (req, res) => {
     const type = parseOrThrow(NotificationTypeKeySchema, req.params.type, "type");
     const input = parseOrThrow(NotificationTypeInputSchema, jsonBody(req));
-    const unknown = await findUnknownCategories(sql, input.channels.map((c) => c.category));
-    if (unknown.length > 0) {
-      throw new AppError("UNPROCESSABLE", `Unknown categor${unknown.length > 1 ? "ies" : "y"}: ${unknown.join(", ")} — create with PUT /api/v1/categories/:key`, {
-        apiCode: "unknown_category",
-      });
-    }
-    const templated = input.channels.filter((c) => c.template !== undefined);
-    const published = await findPublishedTemplateChannels(sql, templated.map((c) => c.template!));
-    for (const step of templated) {
-      const channels = published.get(step.template!);
-      if (!channels) {
-        throw new AppError("UNPROCESSABLE", `Template "${step.template}" does not exist or has no published version: publish it first`, {
-          apiCode: "template_not_found",
-        });
-      }
-      if (!channels.includes(step.channel)) {
-        throw new AppError("UNPROCESSABLE", `Template "${step.template}" has no ${step.channel} content (it supports ${channels.join(", ")})`, {
-          apiCode: "template_not_found",
-        });
-      }
-    }
-    const missingSubject = input.channels.find((c) => c.channel === "email" && c.content && !c.content.subject);
-    if (missingSubject) {
-      throw new AppError("BAD_REQUEST", "channels: an email step needs content.subject", { apiCode: "invalid_request" });
-    }
-    const { record, created } = await upsertNotificationType(sql, type, input.channels);
+    const { record, created } = await saveNotificationType(services.database, actorOf(req, res), type, input);
     res.status(created ? 201 : 200).json({ type: record.type, channels: record.channels, updatedAt: record.updatedAt.toISOString() });
+  });
+
+  router.delete("/notification-types/:type", requireScope("admin"), async (req, res) => {
+    const type = parseOrThrow(NotificationTypeKeySchema, req.params.type, "type");
+    await removeNotificationType(services.database, actorOf(req, res), type);
+    res.status(204).end();
   });
 
   return router;
