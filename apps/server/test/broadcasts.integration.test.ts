@@ -85,6 +85,14 @@ describe("broadcasts", () => {
       (status) => status === "sent",
       "the broadcast marked sent",
     );
+    // The list carries each row's counters (one grouped query per page, no per-row polling).
+    const list = await trpcQuery(server.url, "broadcasts.list", { limit: 10 }, { cookie });
+    expect(list.data.items.find((b: { id: string }) => b.id === id).counters).toEqual({ targeted: sendable, pending: 0, sent: sendable, failed: 0, skipped: 0, progress: 1 });
+    // The page's live counters: the funnel per channel, with no per-variant report computed on each poll.
+    const live = await trpcQuery(server.url, "broadcasts.get", { id }, { cookie });
+    expect(live.data.progress.total).toMatchObject({ targeted: sendable, sent: sendable, pending: 0 });
+    expect(Object.keys(live.data.progress).sort()).toEqual(["byChannel", "total"]);
+
     const report = await trpcQuery(server.url, "broadcasts.report", { id, activity: "session_completed" }, { cookie });
     expect(report.data.broadcast.status).toBe("sent");
     expect(report.data.report.byVariant.map((v: { version: number }) => v.version)).toEqual([1, 2]);
@@ -109,6 +117,8 @@ describe("broadcasts", () => {
     expect((await trpcMutation(server.url, "broadcasts.unschedule", { id }, { cookie })).error).toBeNull();
     expect(await job()).toHaveLength(0);
     expect((await trpcQuery(server.url, "broadcasts.get", { id }, { cookie })).data.broadcast.status).toBe("draft");
+    const drafts = await trpcQuery(server.url, "broadcasts.list", { status: "draft" }, { cookie });
+    expect(drafts.data.items.find((b: { id: string }) => b.id === id).counters).toEqual({ targeted: 0, pending: 0, sent: 0, failed: 0, skipped: 0, progress: null });
   });
 
   it("refuses bad schedules and compositions with a clear reason", async () => {

@@ -48,6 +48,7 @@ export * from "./broadcasts/broadcast-controls.ts";
 export * from "./broadcasts/broadcast-progress.ts";
 export * from "./broadcasts/broadcast-dry-run.ts";
 export * from "./broadcasts/broadcast-watch.ts";
+export * from "./broadcasts/broadcast-counters.ts";
 export * from "./jobs/keyed-jobs.ts";
 export * from "./imports/imports.ts";
 export * from "./imports/store-upload.ts";

@@ -10,8 +10,9 @@ import {
 } from "@herald/core";
 import {
   appendAudit,
-  broadcastDryRun,
+  broadcastCounters,
   broadcastLift,
+  broadcastLiveRows,
   broadcastProgress,
   cancelBroadcast,
   createBroadcast,
@@ -25,12 +26,14 @@ import {
   scheduleKeyedJob,
   transitionBroadcast,
   updateBroadcastDraft,
+  type BroadcastCounters,
   type BroadcastRecord,
 } from "@herald/db";
 import { z } from "zod";
 import { checkBroadcastReferences } from "../../broadcasts/broadcast-checks.ts";
 import { startInstant } from "../../broadcasts/broadcast-schedule.ts";
 import { dryRunSummary } from "../../broadcasts/dry-run-summary.ts";
+import { liveProgress } from "../../broadcasts/live-progress.ts";
 import { AppError } from "../../errors.ts";
 import type { Context } from "../context.ts";
 import { memberProcedure, router } from "../trpc.ts";
@@ -62,6 +65,11 @@ function toBroadcast(b: BroadcastRecord) {
   };
 }
 
+/** A list row's counters, with the share of rows settled (null before it has any). */
+function withProgress(c: BroadcastCounters = { targeted: 0, pending: 0, sent: 0, failed: 0, skipped: 0 }) {
+  return { ...c, progress: c.targeted === 0 ? null : (c.targeted - c.pending) / c.targeted };
+}
+
 async function audit(ctx: Context & { member: { id: string; email: string } }, action: string, id: string, detail?: Record<string, unknown>) {
   await appendAudit(ctx.database.prisma, { actorMemberId: ctx.member.id, actor: ctx.member.email, action: `broadcasts.${action}`, target: id, detail: detail as never, ip: ctx.ip });
 }
@@ -71,14 +79,17 @@ export const broadcastsRouter = router({
     .input(z.object({ status: z.enum(BROADCAST_STATUSES).nullish(), cursor: z.string().regex(/^\d{1,18}$/).nullish(), limit: z.number().int().min(1).max(100).default(25) }))
     .query(async ({ ctx, input }) => {
       const page = await listBroadcasts(ctx.database.pool, { status: input.status ?? null, before: input.cursor ?? null, limit: input.limit });
-      return { items: page.items.map(toBroadcast), nextCursor: page.nextCursor };
+      const counters = await broadcastCounters(ctx.database.pool, page.items.map((b) => b.id));
+      return { items: page.items.map((b) => ({ ...toBroadcast(b), counters: withProgress(counters.get(b.id)) })), nextCursor: page.nextCursor };
     }),
 
-  /** One broadcast with its live counters (per channel) while it runs. */
+  /**
+   * One broadcast with its live counters (per channel), polled every few seconds while it runs:
+   * one grouped scan, no per-variant funnel or z-tests (those are `report`'s, read when done).
+   */
   get: memberProcedure.input(IdInput).query(async ({ ctx, input }) => {
     const broadcast = await requireBroadcast(ctx, input.id);
-    const report = broadcastReport(await broadcastProgress(ctx.database.pool, input.id), broadcast.variants.map((v) => v.version));
-    return { broadcast: toBroadcast(broadcast), progress: { total: report.total, byChannel: report.byChannel } };
+    return { broadcast: toBroadcast(broadcast), progress: liveProgress(await broadcastLiveRows(ctx.database.pool, input.id)) };
   }),
 
   create: memberProcedure.input(BroadcastInputSchema).mutation(async ({ ctx, input }) => {

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
@@ -16,12 +16,11 @@ import { BroadcastStatusBadge, STATUS_FILTERS } from "./broadcast-status-badge.t
 import type { BroadcastStatus, BroadcastSummary } from "./broadcast-types.ts";
 import { formatCount } from "./format-count.ts";
 import { ProgressBar } from "./progress-bar.tsx";
-import { settledOf } from "./settled.ts";
 
 const pageSize = 25;
-const isLive = (status: BroadcastStatus) => status === "scheduled" || status === "sending" || status === "paused";
+const POLL_MS = 3000;
 
-/** Every broadcast, newest first, filterable by status; refreshes itself while one is live. */
+/** Every broadcast, newest first, filterable by status, with its counters; refreshes itself while one on screen sends. */
 export function BroadcastsList({ canSend }: { canSend: boolean }) {
   const trpc = useTRPC();
   const [status, setStatus] = useState<BroadcastStatus | "">("");
@@ -29,7 +28,8 @@ export function BroadcastsList({ canSend }: { canSend: boolean }) {
     trpc.broadcasts.list.infiniteQueryOptions(status ? { status, limit: pageSize } : { limit: pageSize }, {
       getNextPageParam: (page) => page.nextCursor,
       placeholderData: keepPreviousData,
-      refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((b) => isLive(b.status))) ? 5000 : false),
+      // The counters come with the page, so one list query a few seconds apart follows every row.
+      refetchInterval: (query) => (query.state.data?.pages.some((page) => page.items.some((b) => b.status === "sending")) ? POLL_MS : false),
     }),
   );
   const broadcasts = list.data?.pages.flatMap((page) => page.items) ?? [];
@@ -148,24 +148,19 @@ function BroadcastsTable({ broadcasts }: { broadcasts: BroadcastSummary[] }) {
   );
 }
 
-/** How far a started broadcast is; its counters come from `broadcasts.get`, polled while it sends. */
+/** How far a started broadcast is, from the counters the list returns with each row. */
 function ProgressCell({ broadcast }: { broadcast: BroadcastSummary }) {
-  const trpc = useTRPC();
   const started = broadcast.status === "sending" || broadcast.status === "paused" || broadcast.status === "sent" || (broadcast.status === "canceled" && broadcast.startedAt !== null);
-  const detail = useQuery(
-    trpc.broadcasts.get.queryOptions({ id: broadcast.id }, { enabled: started, refetchInterval: broadcast.status === "sending" ? 3000 : false }),
-  );
   if (!started) return <span className="muted">{broadcast.status === "scheduled" ? "Not started" : "—"}</span>;
-  if (!detail.data) return <span className="muted">…</span>;
-  const { total } = detail.data.progress;
-  const settled = settledOf(total);
+  const c = broadcast.counters;
+  const problems = [c.failed > 0 && `${formatCount(c.failed)} failed`, c.skipped > 0 && `${formatCount(c.skipped)} skipped`].filter(Boolean).join(" · ");
   return (
     <ProgressBar
       compact
       label={`Progress of ${broadcast.name}`}
-      value={total.targeted === 0 ? (broadcast.status === "sent" ? 1 : 0) : settled / total.targeted}
+      value={c.progress ?? (broadcast.status === "sent" ? 1 : 0)}
       done={broadcast.status === "sent"}
-      detail={`${formatCount(total.sent)} sent of ${formatCount(total.targeted)}`}
+      detail={`${formatCount(c.sent)} sent of ${formatCount(c.targeted)}${problems ? ` · ${problems}` : ""}`}
     />
   );
 }
