@@ -5,6 +5,7 @@ import { RouteError } from "./route-error.tsx";
 import { BroadcastDetailRoute } from "./routes/broadcasts/broadcast-detail.tsx";
 import { BroadcastNewRoute } from "./routes/broadcasts/broadcast-new.tsx";
 import { BroadcastsRoute } from "./routes/broadcasts/broadcasts.tsx";
+import { AnalyticsRoute } from "./routes/analytics.tsx";
 import { DeadLettersRoute } from "./routes/delivery/dead-letters.tsx";
 import { DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
 import { ImportDetailRoute } from "./routes/imports-detail.tsx";
@@ -12,7 +13,6 @@ import { ImportsRoute } from "./routes/imports.tsx";
 import { SandboxOutboxRoute } from "./routes/delivery/sandbox-outbox.tsx";
 import { InviteRoute } from "./routes/invite.tsx";
 import { NotFoundRoute } from "./routes/not-found.tsx";
-import { SectionRoute } from "./routes/section-route.tsx";
 import { SegmentDetailRoute } from "./routes/segments/segment-detail.tsx";
 import { SegmentNewRoute } from "./routes/segments/segment-new.tsx";
 import { SegmentsRoute } from "./routes/segments/segments.tsx";
@@ -32,16 +32,6 @@ import { TemplatesRoute } from "./routes/templates/templates.tsx";
 import { UsersRoute } from "./routes/users.tsx";
 import { SetupGate } from "./setup-gate.tsx";
 
-// Sections whose features arrive later; each keeps its place in the navigation meanwhile.
-const sections = [
-  {
-    path: "analytics",
-    title: "Analytics",
-    purpose: "See how notifications perform over time by channel, category and broadcast.",
-    emptyTitle: "No analytics yet",
-  },
-];
-
 export const router = createBrowserRouter([
   {
     element: <SetupGate />,
@@ -57,7 +47,7 @@ export const router = createBrowserRouter([
             element: <DashboardLayout />,
             children: [
               { index: true, element: <Navigate to="/broadcasts" replace /> },
-              ...sections.map(({ path, ...section }) => ({ path, element: <SectionRoute {...section} /> })),
+              { path: "analytics", element: <AnalyticsRoute /> },
               { path: "broadcasts", element: <BroadcastsRoute /> },
               { path: "broadcasts/new", element: <BroadcastNewRoute /> },
               { path: "broadcasts/:id", element: <BroadcastDetailRoute /> },
