@@ -90,6 +90,10 @@ export const ENV_VARIABLES = {
     schema: z.string().min(32, "must be at least 32 characters").optional(),
     description: "HS256 secret your backend signs per-user client tokens with (`/api/v1/client/…`: acks and the in-app inbox). Unset: those endpoints are off (404).",
   },
+  HERALD_METRICS_TOKEN: {
+    schema: z.string().min(16, "must be at least 16 characters").optional(),
+    description: "Bearer token Prometheus presents to scrape `GET /metrics`. Unset: /metrics is off (404).",
+  },
   HERALD_CLIENT_CORS_ORIGINS: {
     schema: z.string().optional(),
     description: "Comma-separated browser origins allowed to call `/api/v1/client/…` (e.g. `https://app.example.com`).",

@@ -1,9 +1,11 @@
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
+import express from "express";
 import { migrate, openDatabase, redactUrl, resolveDatabaseTarget, type DatabaseTarget } from "@herald/db";
 import { loadAccessTable } from "./access/access-table.ts";
 import { EnvError, loadEnv, type Env } from "./env.ts";
 import { createApp } from "./http/app.ts";
+import { metricsRoutes } from "./http/metrics.ts";
 import { createLogger } from "./logger.ts";
 import { configureBuckets, configuredProviders } from "./providers/configured-providers.ts";
 import { createSettingsCache, seedPinnedSettings } from "./settings/settings-service.ts";
@@ -74,22 +76,29 @@ async function main(): Promise<void> {
     stopping.unshift(() => started.stop());
   }
 
-  if (env.HERALD_ROLE !== "worker") {
-    const app = createApp({
-      services: {
-        database,
-        env,
-        log,
-        access: loadAccessTable(),
-        version: VERSION,
-        postgresVersion: rows[0]?.server_version ?? "unknown",
-        settings,
-        providers,
-        nudgePump: () => workers?.nudgePump(),
-      },
-      webDist: env.HERALD_WEB_DIST ?? DEFAULT_WEB_DIST,
-      workerState: () => workers?.state() ?? "not_in_role",
-    });
+  // A worker-only process serves /metrics and nothing else (when the token is set): its sends are
+  // counted in its own memory, so Prometheus scrapes every process.
+  const app =
+    env.HERALD_ROLE !== "worker"
+      ? createApp({
+          services: {
+            database,
+            env,
+            log,
+            access: loadAccessTable(),
+            version: VERSION,
+            postgresVersion: rows[0]?.server_version ?? "unknown",
+            settings,
+            providers,
+            nudgePump: () => workers?.nudgePump(),
+          },
+          webDist: env.HERALD_WEB_DIST ?? DEFAULT_WEB_DIST,
+          workerState: () => workers?.state() ?? "not_in_role",
+        })
+      : env.HERALD_METRICS_TOKEN
+        ? express().use(metricsRoutes({ sql: database.pool, token: env.HERALD_METRICS_TOKEN, log }))
+        : null;
+  if (app) {
     let server: Server;
     try {
       server = await listen(app, env.PORT, env.HOST);

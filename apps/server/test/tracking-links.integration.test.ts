@@ -195,6 +195,7 @@ describe("engagement tracking", () => {
         firstAttemptAt: null,
         deferredMs: 0,
         outageSince: null,
+        createdAt: new Date(),
         user: { email: "ada@example.com", phone: null, locale: null, timezone: null, attributes: {} },
         ...overrides,
       };

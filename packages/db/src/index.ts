@@ -67,3 +67,4 @@ export * from "./analytics/roll-up-analytics.ts";
 export * from "./analytics/rebuild-analytics.ts";
 export * from "./analytics/analytics-counts.ts";
 export * from "./analytics/analytics-dimensions.ts";
+export * from "./operations/backlog.ts";

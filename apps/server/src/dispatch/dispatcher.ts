@@ -15,6 +15,7 @@ import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { EmailLinks } from "../links/email-links.ts";
 import type { BreakerBook } from "./breaker-book.ts";
+import { recordDispatchDecisions } from "../operations/process-metrics.ts";
 import { renderMessage } from "./render-message.ts";
 import { createTemplateStore, type TemplateStore } from "./template-store.ts";
 
@@ -121,6 +122,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   }
   // The attempts commit before any provider call: a crash mid-call still counts.
   await applyDispatchDecisions(deps.sql, decisions);
+  recordDispatchDecisions(channel, decisions, claimed, new Date());
   if (!chosen || sending.length === 0) return;
 
   const results = await callProvider(deps.log, chosen, sending.map((s) => s.message));
@@ -192,6 +194,7 @@ async function recordResults(
     }
   }
   await applyDispatchDecisions(deps.sql, decisions);
+  recordDispatchDecisions(provider.channel, decisions, notifications, new Date());
   await suppressAddresses(deps.sql, suppressions as Parameters<typeof suppressAddresses>[1]);
   await deactivateTokens(deps.sql, invalidTokens);
   for (const result of breakerResults) await deps.breakers.record(provider.name, result, now);

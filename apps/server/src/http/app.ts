@@ -16,6 +16,7 @@ import { clientRoutes } from "./client/client-routes.ts";
 import { trackingRoutes } from "./links/tracking-routes.ts";
 import { unsubscribeRoutes } from "./links/unsubscribe-routes.ts";
 import { importRoutes } from "./imports/import-routes.ts";
+import { metricsRoutes } from "./metrics.ts";
 
 export interface AppOptions {
   services: AppServices;
@@ -33,6 +34,7 @@ export function createApp({ services, webDist, workerState }: AppOptions): Expre
   app.set("trust proxy", env.HERALD_TRUST_PROXY);
   app.use(requestLog(log));
   app.use(securityHeaders({ https: env.publicUrl.protocol === "https:" }));
+  app.use(metricsRoutes({ sql: services.database.pool, token: env.HERALD_METRICS_TOKEN, log }));
   app.use(healthRoutes({ database: services.database, workerState, unconfiguredChannels: () => services.providers.unconfiguredChannels() }));
   // Provider webhooks read their raw bodies themselves (signatures are over the exact bytes).
   app.use(sesWebhookRoutes(services));

@@ -20,6 +20,8 @@ export interface ClaimedNotification {
   firstAttemptAt: Date | null;
   deferredMs: number;
   outageSince: Date | null;
+  /** When the notification was created (its event came in): the start of end-to-end latency. */
+  createdAt: Date;
   user: { email: string | null; phone: string | null; locale: string | null; timezone: string | null; attributes: Record<string, unknown> } | null;
 }
 
@@ -43,7 +45,7 @@ export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string
      WHERE n.id = cur.id AND n.id = ANY ($1::bigint[]) AND n.status = 'pending'
        AND (n.dispatch_state IN ('queued', 'retry_wait', 'deferred') OR (n.dispatch_state = 'in_flight' AND n.in_flight_job = $2))
     RETURNING n.id::text, n.user_id::text AS user_id, u.external_id, n.type, n.channel, n.category, n.lane, n.content,
-              n.template_key, n.template_version, coalesce(n.locale, u.locale) AS notification_locale, n.vars, n.attempt_count, n.first_attempt_at, n.deferred_ms::float8 AS deferred_ms, n.outage_since,
+              n.template_key, n.template_version, coalesce(n.locale, u.locale) AS notification_locale, n.vars, n.attempt_count, n.first_attempt_at, n.deferred_ms::float8 AS deferred_ms, n.outage_since, n.created_at,
               u.id IS NOT NULL AS has_user, u.email, u.phone, u.locale, u.timezone, u.attributes`, values: [ids, jobId] },
   );
   return rows.map((r) => ({
@@ -63,6 +65,7 @@ export async function claimBatch(sql: Sql, ids: readonly string[], jobId: string
     firstAttemptAt: r.first_attempt_at,
     deferredMs: Number(r.deferred_ms),
     outageSince: r.outage_since,
+    createdAt: r.created_at,
     user: r.has_user ? { email: r.email, phone: r.phone, locale: r.locale, timezone: r.timezone, attributes: r.attributes } : null,
   }));
 }

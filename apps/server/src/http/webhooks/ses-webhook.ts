@@ -1,6 +1,7 @@
 import { enqueueJob, recordWebhookEvent, withTransaction } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { sesEventKind, sesEventOf } from "../../providers/ses/ses-status-events.ts";
+import { recordWebhook } from "../../operations/process-metrics.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { sendError } from "../rest-errors.ts";
 import { createSnsVerifier, httpsGet, snsUrl, SnsEnvelopeSchema, type FetchCertificate, type SnsRejection } from "./sns-verifier.ts";
@@ -118,7 +119,8 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
             if (row) await enqueueJob(tx, "apply_webhook_events", { ids: [row.id] });
             return row;
           });
-          if (!recorded) log.debug(context, "ses webhook: duplicate delivery ignored");
+          if (recorded) recordWebhook("ses", sesEventKind(event));
+          else log.debug(context, "ses webhook: duplicate delivery ignored");
           return res.status(200).end();
         }
       }

@@ -4,6 +4,7 @@ import express, { Router, type ErrorRequestHandler, type NextFunction, type Requ
 import twilio from "twilio";
 import { twilioWebhookUrl } from "../../providers/twilio/twilio-provider.ts";
 import { twilioFormParams, twilioInboundCommand, twilioStatusCallback, twilioStatusEvents } from "../../providers/twilio/twilio-status-events.ts";
+import { recordWebhook } from "../../operations/process-metrics.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { sendError } from "../rest-errors.ts";
 
@@ -75,6 +76,7 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
         await withTransaction(database.pool, async (tx) => {
           const row = await recordWebhookEvent(tx, { provider: "twilio", eventKey, kind: `inbound_${inbound.command}`, providerMessageId: null, raw });
           if (!row) return;
+          recordWebhook("twilio", `inbound_${inbound.command}`);
           if (inbound.command === "stop") {
             await suppressAddresses(tx, [
               { channel: "sms", address: inbound.from, reason: "stop", source: "twilio", detail: { messageSid: inbound.messageSid } },
@@ -110,7 +112,8 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
           }
           return row;
         });
-        if (!recorded) log.debug(context, "twilio webhook: duplicate callback ignored");
+        if (recorded) recordWebhook("twilio", callback.status);
+        else log.debug(context, "twilio webhook: duplicate callback ignored");
         return answer(res);
       }
 
