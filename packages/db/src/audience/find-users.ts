@@ -15,20 +15,21 @@ function prefixPattern(text: string): string {
 
 /**
  * Users whose id, email (any case) or phone starts with `query`, exact matches first. Each branch
- * is a range scan of its own text_pattern_ops index, stopped at `limit`, so a search costs the
- * same on a million users as on a hundred (EXPLAIN in docs/support.md).
+ * walks its own text_pattern_ops index in that index's order (`USING ~<~`, the operator class's
+ * own ordering) and stops at `limit`: ordered by the collation's `<` instead, Postgres must fetch
+ * and sort every match, 6 s for a one-letter prefix on a million users (EXPLAIN in docs/support.md).
  */
 export async function findUsers(sql: Sql, query: string, limit: number): Promise<FoundUser[]> {
   const { rows } = await sql.query<{ external_id: string; email: string | null; phone: string | null; matched_on: FoundUser["matchedOn"] }>(
     `WITH hits AS (
        (SELECT id, 'id' AS matched_on, 0 AS rank FROM herald.users
-         WHERE external_id LIKE $1 ORDER BY external_id LIMIT $4)
+         WHERE external_id LIKE $1 ORDER BY external_id USING ~<~ LIMIT $4)
        UNION ALL
        (SELECT id, 'email', 1 FROM herald.users
-         WHERE lower(email) LIKE $2 AND email IS NOT NULL ORDER BY lower(email) LIMIT $4)
+         WHERE lower(email) LIKE $2 AND email IS NOT NULL ORDER BY lower(email) USING ~<~ LIMIT $4)
        UNION ALL
        (SELECT id, 'phone', 2 FROM herald.users
-         WHERE phone LIKE $3 AND phone IS NOT NULL ORDER BY phone LIMIT $4)
+         WHERE phone LIKE $3 AND phone IS NOT NULL ORDER BY phone USING ~<~ LIMIT $4)
      ), best AS (
        SELECT DISTINCT ON (h.id) h.id, h.matched_on, h.rank FROM hits h ORDER BY h.id, h.rank
      )
