@@ -87,10 +87,18 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     expect(await emailRow.textContent()).toContain("category_disabled");
     const smsRow = timeline.getByRole("row").filter({ hasText: "promo.weekly" }).filter({ hasText: "SMS" });
     await expect.poll(() => smsRow.textContent(), EVENTUALLY).toMatch(/Sent|Delivered/);
+    // A provider webhook about this message, as it arrived (the sandbox calls no webhook URL itself).
+    await database.pool.query(
+      `INSERT INTO herald.webhook_events (provider, event_key, kind, provider_message_id, raw)
+       SELECT 'twilio', 'browser-test', 'delivered', provider_message_id, 'MessageSid=' || provider_message_id || '&MessageStatus=delivered'
+         FROM herald.notifications WHERE dedup_key LIKE 'promo-1:%:sms'`,
+    );
+    await timeline.getByRole("button", { name: "Refresh" }).click();
     await smsRow.getByRole("button", { name: /Details of promo\.weekly by SMS/ }).click();
     const details = timeline.getByRole("row").filter({ hasText: "Rendered content" });
     await expect.poll(() => details.textContent(), EVENTUALLY).toContain("+4915112345678");
     expect(await details.textContent()).toContain("attempt");
+    await expect.poll(() => details.getByLabel("Raw body of the delivered webhook").textContent(), EVENTUALLY).toContain("MessageStatus=delivered");
     await shot("support-01-user-page-and-timeline");
 
     // Filter the timeline: only the security login's email is left.

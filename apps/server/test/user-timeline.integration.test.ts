@@ -1,4 +1,4 @@
-import { ingestEvents } from "@herald/db";
+import { ingestEvents, recordWebhookEvent } from "@herald/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedSupportWorkspace } from "@herald/db/testing";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
@@ -57,6 +57,22 @@ describe("a user's timeline: newest first, keyset-paged, filtered by channel, ty
     );
     const result = await page({ from: rows[0]!.created_at.toISOString(), to: rows[2]!.created_at.toISOString() });
     expect(result.data.items.map((n: { id: string }) => n.id)).toEqual([rows[1]!.id, rows[0]!.id]);
+  });
+
+  it("shows the provider's webhooks about a message with their raw bodies, oldest first", async () => {
+    const { rows } = await server.database.pool.query<{ id: string }>(
+      "UPDATE herald.notifications SET provider_message_id = 'SM0123' WHERE id = (SELECT min(id) FROM herald.notifications WHERE channel = 'sms') RETURNING id::text",
+    );
+    const raw = "MessageSid=SM0123&MessageStatus=delivered&ErrorCode=";
+    await recordWebhookEvent(server.database.pool, { provider: "twilio", eventKey: "SM0123:sent", kind: "sent", providerMessageId: "SM0123", raw: "MessageSid=SM0123&MessageStatus=sent" });
+    await recordWebhookEvent(server.database.pool, { provider: "twilio", eventKey: "SM0123:delivered", kind: "delivered", providerMessageId: "SM0123", raw });
+    const result = await page({ channel: "sms", limit: 100 });
+    const sms = result.data.items.find((n: { id: string }) => n.id === rows[0]!.id);
+    expect(sms.webhooks).toEqual([
+      { provider: "twilio", kind: "sent", state: "pending", receivedAt: expect.any(String), raw: "MessageSid=SM0123&MessageStatus=sent" },
+      { provider: "twilio", kind: "delivered", state: "pending", receivedAt: expect.any(String), raw },
+    ]);
+    expect(result.data.items.filter((n: { webhooks: unknown[] }) => n.webhooks.length > 0)).toHaveLength(1);
   });
 
   it("refuses a bad status, a bad date and a range that ends before it starts, naming the field", async () => {

@@ -35,6 +35,17 @@ export interface NotificationRecord {
   /** Resends of this notification, oldest first. */
   resentAs: string[];
   events: NotificationEventRecord[];
+  /** Provider webhooks about this message, as received (the raw body), oldest first. */
+  webhooks: WebhookRecord[];
+}
+
+/** One provider webhook delivery about a notification, before any parsing. */
+export interface WebhookRecord {
+  provider: string;
+  kind: string;
+  state: string;
+  receivedAt: Date;
+  raw: string;
 }
 
 /** Narrows a user's timeline; every field is optional and they combine with AND. */
@@ -54,7 +65,10 @@ const SELECT = `
          n.created_at, (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS created_us, n.sent_at, n.delivered_at, n.failed_at, n.opened_at, n.clicked_at, n.read_at,
          n.resent_from_id::text, array(SELECT r.id::text FROM herald.notifications r WHERE r.resent_from_id = n.id ORDER BY r.id) AS resent_as,
          coalesce((SELECT jsonb_agg(jsonb_build_object('type', e.type, 'at', e.at, 'detail', e.detail) ORDER BY e.id)
-                     FROM herald.notification_events e WHERE e.notification_id = n.id), '[]'::jsonb) AS events
+                     FROM herald.notification_events e WHERE e.notification_id = n.id), '[]'::jsonb) AS events,
+         coalesce((SELECT jsonb_agg(jsonb_build_object('provider', w.provider, 'kind', w.kind, 'state', w.state,
+                                                       'receivedAt', w.received_at, 'raw', w.raw) ORDER BY w.id)
+                     FROM herald.webhook_events w WHERE w.provider_message_id = n.provider_message_id), '[]'::jsonb) AS webhooks
     FROM herald.notifications n
     LEFT JOIN herald.events ev ON ev.id = n.event_ref
     LEFT JOIN herald.users u ON u.id = n.user_id`;
@@ -91,6 +105,7 @@ function toRecord(r: Record<string, any>): NotificationRecord {
       at: new Date(e.at),
       detail: e.detail,
     })),
+    webhooks: (r.webhooks as Array<Omit<WebhookRecord, "receivedAt"> & { receivedAt: string }>).map((w) => ({ ...w, receivedAt: new Date(w.receivedAt) })),
   };
 }
 

@@ -1,9 +1,21 @@
 import { ChannelSchema, ExternalIdSchema, NotificationTypeKeySchema, StatusSchema } from "@herald/core";
-import { appendAudit, findNotification, listUserNotifications, resendNotification } from "@herald/db";
+import { appendAudit, findNotification, listUserNotifications, resendNotification, type NotificationRecord } from "@herald/db";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { notificationView } from "../../http/rest/notification-view.ts";
 import { memberProcedure, router } from "../trpc.ts";
+
+/** The public view plus what only support sees: the address, the content as sent, resend links, raw webhooks. */
+function timelineView(n: NotificationRecord) {
+  return {
+    ...notificationView(n),
+    rendered: n.rendered,
+    address: n.address,
+    resentFromId: n.resentFromId,
+    resentAs: n.resentAs,
+    webhooks: n.webhooks.map((w) => ({ ...w, receivedAt: w.receivedAt.toISOString() })),
+  };
+}
 
 const NotificationIdSchema = z.string().regex(/^\d{1,18}$/, "must be a notification id (digits)");
 
@@ -38,7 +50,7 @@ export const notificationsRouter = router({
         },
       );
       return {
-        items: page.items.map((n) => ({ ...notificationView(n), rendered: n.rendered, address: n.address, resentFromId: n.resentFromId, resentAs: n.resentAs })),
+        items: page.items.map(timelineView),
         nextCursor: page.nextCursor,
       };
     }),

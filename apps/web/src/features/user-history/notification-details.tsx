@@ -4,6 +4,7 @@ import { dispatchStateLabel, dispatchStateMeaning } from "./dispatch-states.ts";
 import { NotificationEventLog } from "./notification-event-log.tsx";
 import { RenderedContent } from "./rendered-content.tsx";
 import { ResendButton } from "./resend-button.tsx";
+import { WebhookLog } from "./webhook-log.tsx";
 
 /** Everything support needs to answer "did they get it, and if not, why": the log and what was sent where. */
 export function NotificationDetails({ notification, canResend = false }: { notification: UserNotification; canResend?: boolean }) {
@@ -44,6 +45,10 @@ export function NotificationDetails({ notification, canResend = false }: { notif
       <section className="details-section">
         <h3 className="details-title">Event log</h3>
         <NotificationEventLog events={notification.events} />
+      </section>
+      <section className="details-section">
+        <h3 className="details-title">Provider webhooks (raw)</h3>
+        <WebhookLog webhooks={notification.webhooks} />
       </section>
       <section className="details-section">
         <h3 className="details-title">Sent to</h3>
