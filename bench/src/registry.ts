@@ -1,4 +1,5 @@
 import type { PlannedScenario, Scenario } from "./scenario.ts";
+import { chartsScenario } from "./scenarios/charts.ts";
 import { criticalIdleScenario } from "./scenarios/critical-idle.ts";
 import { criticalLoadScenario } from "./scenarios/critical-load.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
@@ -19,6 +20,6 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   fanOutScenario,
   planned("segment-count", "counting a segment's members"),
   planned("timeline", "one user's notification history"),
-  planned("charts", "daily rollups behind the dashboard's charts"),
+  chartsScenario,
   planned("memory", "the server's memory over a long run"),
 ];

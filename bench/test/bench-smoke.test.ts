@@ -34,9 +34,9 @@ interface MetricJson {
 }
 
 // No timing thresholds: this checks the harness, not Herald's speed (that is `pnpm bench`'s job).
-describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical-load,fanout (HERALD_BENCH_TINY=1)", () => {
+describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical-load,fanout,charts (HERALD_BENCH_TINY=1)", () => {
   it("runs every selected scenario against its baseline and writes the results file", async () => {
-    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch,critical-idle,critical-load,fanout"], {
+    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch,critical-idle,critical-load,fanout,charts"], {
       HERALD_BENCH_TINY: "1",
       HERALD_BENCH_RESULTS_DIR: resultsDir,
     });
@@ -58,6 +58,7 @@ describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical
       ["critical-idle", "ran"],
       ["critical-load", "ran"],
       ["fanout", "ran"],
+      ["charts", "ran"],
     ]);
     for (const scenario of report.scenarios) {
       // The fan-out runs in the bench process itself: no server, no server RSS.

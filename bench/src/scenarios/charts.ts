@@ -1,0 +1,200 @@
+import { createHash, randomBytes } from "node:crypto";
+import { rebuildAnalytics } from "@herald/db";
+import pg from "pg";
+import { createBenchDatabase } from "../bench-database.ts";
+import { startHerald, type HeraldProcess } from "../herald-process.ts";
+import type { Scale, Scenario, ScenarioContext, ScenarioOutcome } from "../scenario.ts";
+import { percentile, summarize, type Summary } from "../stats.ts";
+
+const HERALD = "Herald tRPC over the rollup";
+const RAW = "GROUP BY over notifications";
+/** Notifications spread over the 90 days. */
+const SIZES: Record<Scale | "tiny", number> = { small: 200_000, medium: 1_000_000, large: 10_000_000, tiny: 20_000 };
+/** Requests per chart per round through tRPC, and raw aggregates per chart per round (each scans the table). */
+const HERALD_REQUESTS = 40;
+const RAW_QUERIES = 3;
+const TARGET_P95_MS = 100;
+const TARGET_SPEEDUP = 25;
+const DAYS = 90;
+const CHUNK = 1_000_000;
+
+export const chartsScenario: Scenario = {
+  name: "charts",
+  summary:
+    "p95 of the Analytics page's 90-day funnel and open-rate series through tRPC over HTTP (HERALD_ROLE=api, rollup built from the event log) vs the same numbers aggregated from the raw notifications table",
+  run: runCharts,
+};
+
+interface Round {
+  funnel: number[];
+  series: number[];
+}
+
+async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
+  const size = ctx.tiny ? SIZES.tiny : SIZES[ctx.scale];
+  const db = await createBenchDatabase(ctx.cluster.url, "charts");
+  const pool = new pg.Pool({ connectionString: db.url, max: 2, application_name: "herald-bench" });
+  let herald: HeraldProcess | null = null;
+  try {
+    const generated = await generate(pool, size, ctx.log);
+    const buildStarted = performance.now();
+    const built = await rebuildAnalytics(pool, "UTC", 60_000);
+    const buildSeconds = (performance.now() - buildStarted) / 1000;
+    ctx.log(`  rollup rebuilt: ${built.rows.toLocaleString("en")} daily rows from ${built.notifications.toLocaleString("en")} notifications in ${buildSeconds.toFixed(1)} s`);
+
+    herald = await startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase });
+    const cookie = await signIn(pool);
+    const { rows: today } = await pool.query<{ d: string }>("SELECT (now() AT TIME ZONE 'UTC')::date::text AS d");
+    const to = today[0]!.d;
+    const from = new Date(Date.parse(`${to}T00:00:00Z`) - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+    const filter = { from, to };
+    const call = (path: string, input: unknown) => timedGet(`${herald!.baseUrl}/trpc/analytics.${path}?input=${encodeURIComponent(JSON.stringify(input))}`, cookie);
+    const raw = (text: string) => timedQuery(pool, text, [from, to]);
+
+    // The two answers must agree before either is timed.
+    const answer = (await (await fetch(`${herald.baseUrl}/trpc/analytics.funnel?input=${encodeURIComponent(JSON.stringify({ filter }))}`, { headers: { cookie } })).json()) as {
+      result: { data: { total: { counters: Record<string, number> } } };
+    };
+    const { rows: rawTotal } = await pool.query(RAW_TOTAL, [from, to]);
+    const fromRollup = answer.result.data.total.counters;
+    for (const key of ["sent", "delivered", "opened", "clicked"] as const) {
+      if (fromRollup[key] !== rawTotal[0][key]) throw new Error(`the rollup says ${key} = ${fromRollup[key]}, the raw table ${rawTotal[0][key]}`);
+    }
+
+    const heraldRound = async (n: number): Promise<Round> => {
+      const r: Round = { funnel: [], series: [] };
+      for (let i = 0; i < n; i++) {
+        r.funnel.push(await call("funnel", { filter }));
+        r.series.push(await call("series", { filter, granularity: "day" }));
+      }
+      return r;
+    };
+    const rawRound = async (n: number): Promise<Round> => {
+      const r: Round = { funnel: [], series: [] };
+      for (let i = 0; i < n; i++) {
+        r.funnel.push(await raw(RAW_FUNNEL));
+        r.series.push(await raw(RAW_SERIES));
+      }
+      return r;
+    };
+    const describe = (r: Round) => `funnel p95 ${percentile(r.funnel, 95).toFixed(1)} ms, series p95 ${percentile(r.series, 95).toFixed(1)} ms`;
+    ctx.log(`  warm-up  ${HERALD.padEnd(30)} ${describe(await heraldRound(10))}`);
+    ctx.log(`  warm-up  ${RAW.padEnd(30)} ${describe(await rawRound(1))}`);
+    const heraldRounds: Round[] = [];
+    const rawRounds: Round[] = [];
+    for (let round = 1; round <= ctx.repeats; round++) {
+      heraldRounds.push(await heraldRound(HERALD_REQUESTS));
+      ctx.log(`  round ${round}  ${HERALD.padEnd(30)} ${describe(heraldRounds.at(-1)!)}`);
+      rawRounds.push(await rawRound(RAW_QUERIES));
+      ctx.log(`  round ${round}  ${RAW.padEnd(30)} ${describe(rawRounds.at(-1)!)}`);
+    }
+    const p95 = (rounds: Round[], chart: keyof Round): Summary => summarize(rounds.map((r) => percentile(r[chart], 95)));
+    const metrics = (["funnel", "series"] as const).flatMap((chart) => {
+      const h = p95(heraldRounds, chart);
+      const b = p95(rawRounds, chart);
+      const label = chart === "funnel" ? "p95 ms, 90-day funnel" : "p95 ms, 90-day open-rate series";
+      return [
+        { metric: label, herald: h, baseline: null, verdict: { target: `≤ ${TARGET_P95_MS} ms`, met: h.median <= TARGET_P95_MS } },
+        { metric: label, herald: h, baseline: { name: RAW, summary: b }, verdict: { target: `≥ ${TARGET_SPEEDUP}× faster than raw`, met: b.median >= TARGET_SPEEDUP * h.median } },
+      ];
+    });
+    return {
+      notes: [
+        `${size.toLocaleString("en")} notifications over ${DAYS} days (3 channels, 5 types, 3 templates × 2 versions), ${generated.events.toLocaleString("en")} events in their log, generated set-based in ${generated.seconds.toFixed(0)} s`,
+        `rollup: ${built.rows.toLocaleString("en")} daily rows, rebuilt from the event log by \`pnpm herald analytics:rebuild\`'s function in ${buildSeconds.toFixed(1)} s; both answers checked equal (sent, delivered, opened, clicked) before timing`,
+        `Herald: GET /trpc/analytics.funnel and analytics.series (day granularity) with a session cookie, one request at a time, ${HERALD_REQUESTS} of each per round; latency includes HTTP, auth, the role check, zod and JSON`,
+        `raw: the same 90-day funnel per channel and per-day series straight from herald.notifications over a pg connection (no HTTP), ${RAW_QUERIES} of each per round`,
+      ],
+      metrics,
+      peakRssMb: herald.peakRssMb(),
+    };
+  } finally {
+    await herald?.stop();
+    await pool.end();
+    if (!ctx.keepDatabases) await db.drop();
+  }
+}
+
+const RAW_WHERE = `sent_at >= $1::date::timestamp AT TIME ZONE 'UTC' AND sent_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+const RAW_TOTAL = `SELECT count(*)::int AS sent, count(delivered_at)::int AS delivered, count(opened_at)::int AS opened, count(clicked_at)::int AS clicked
+  FROM herald.notifications WHERE ${RAW_WHERE}`;
+const RAW_FUNNEL = `SELECT channel, count(*) AS sent, count(delivered_at) AS delivered, count(opened_at) AS opened, count(clicked_at) AS clicked
+  FROM herald.notifications WHERE ${RAW_WHERE} GROUP BY channel`;
+const RAW_SERIES = `SELECT (sent_at AT TIME ZONE 'UTC')::date AS day, count(*) AS sent, count(delivered_at) AS delivered, count(opened_at) AS opened,
+  count(opened_at)::float8 / nullif(count(delivered_at), 0) AS open_rate, count(delivered_at)::float8 / nullif(count(*), 0) AS delivery_rate
+  FROM herald.notifications WHERE ${RAW_WHERE} GROUP BY 1 ORDER BY 1`;
+
+/**
+ * Notifications spread evenly over the last 90 days and their event logs, as the pipeline writes
+ * them (sent; then delivered or bounced; opens, some twice and some by Apple's prefetch; clicks),
+ * set-based in chunks of a million. Outcomes come from a multiplicative hash of the row number,
+ * so a scale always generates the same data.
+ */
+async function generate(pool: pg.Pool, size: number, log: (m: string) => void): Promise<{ events: number; seconds: number }> {
+  const started = performance.now();
+  await pool.query("INSERT INTO herald.categories (key, label) VALUES ('bench', 'Bench') ON CONFLICT DO NOTHING");
+  let events = 0;
+  for (let first = 1; first <= size; first += CHUNK) {
+    const last = Math.min(size, first + CHUNK - 1);
+    const { rows } = await pool.query<{ events: string }>(
+      `WITH made AS (
+         INSERT INTO herald.notifications (dedup_key, type, channel, category, status, dispatch_state, template_key, template_version,
+                                           created_at, sent_at, delivered_at, opened_at, clicked_at, failed_at)
+         SELECT 'bench:' || i, 'bench.type' || (i % 5), (ARRAY['email', 'email', 'push', 'sms'])[1 + i % 4], 'bench',
+                CASE WHEN h < 30 THEN 'bounced' WHEN h < 150 THEN 'sent' ELSE 'delivered' END, 'done',
+                'bench.t' || (i % 3), 1 + (i / 7) % 2, t, t + interval '2 seconds',
+                CASE WHEN h >= 150 THEN t + interval '10 seconds' END,
+                CASE WHEN h >= 150 AND h < 420 THEN t + interval '2 hours' END,
+                CASE WHEN h >= 150 AND h < 190 THEN t + interval '3 hours' END,
+                CASE WHEN h < 30 THEN t + interval '10 seconds' END
+           FROM generate_series($1::int, $2::int) AS i
+          CROSS JOIN LATERAL (SELECT ((i::bigint * 2654435761) % 1000)::int AS h,
+                                     date_trunc('day', now()) - make_interval(days => i % ${DAYS}, secs => (i / ${DAYS}) % 86400) AS t) AS x
+         RETURNING id, sent_at, delivered_at, opened_at, clicked_at, failed_at
+       ), logged AS (
+         INSERT INTO herald.notification_events (notification_id, type, at, detail)
+         SELECT id, 'sent', sent_at, '{}'::jsonb FROM made
+         UNION ALL SELECT id, 'delivered', delivered_at, '{}' FROM made WHERE delivered_at IS NOT NULL
+         UNION ALL SELECT id, 'bounced', failed_at, '{}' FROM made WHERE failed_at IS NOT NULL
+         UNION ALL SELECT id, 'opened', delivered_at, '{"proxy": "apple_mpp", "prefetch": true}' FROM made WHERE delivered_at IS NOT NULL AND id % 5 = 0
+         UNION ALL SELECT id, 'opened', opened_at, '{}' FROM made WHERE opened_at IS NOT NULL
+         UNION ALL SELECT id, 'opened', opened_at + interval '1 day', '{}' FROM made WHERE opened_at IS NOT NULL AND id % 3 = 0
+         UNION ALL SELECT id, 'clicked', clicked_at, '{}' FROM made WHERE clicked_at IS NOT NULL
+         RETURNING 1
+       )
+       SELECT count(*)::text AS events FROM logged`,
+      [first, last],
+    );
+    events += Number(rows[0]!.events);
+    log(`  generated ${last.toLocaleString("en")} of ${size.toLocaleString("en")} notifications (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await pool.query("VACUUM ANALYZE herald.notifications");
+  await pool.query("VACUUM ANALYZE herald.notification_events");
+  return { events, seconds: (performance.now() - started) / 1000 };
+}
+
+/** A member and a session, as signing in makes them: the cookie carries the token, the table its SHA-256. */
+async function signIn(pool: pg.Pool): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await pool.query(
+    `WITH m AS (INSERT INTO herald.members (email, name, role, password_hash) VALUES ('viewer@bench.example', 'Bench viewer', 'viewer', '-') RETURNING id)
+     INSERT INTO herald.sessions (id, member_id, expires_at) SELECT $1, m.id, now() + interval '1 day' FROM m`,
+    [createHash("sha256").update(token).digest("hex")],
+  );
+  return `herald_session=${token}`;
+}
+
+async function timedGet(url: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie } });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${body.slice(0, 500)}`);
+  return ms;
+}
+
+async function timedQuery(pool: pg.Pool, text: string, values: unknown[]): Promise<number> {
+  const started = performance.now();
+  await pool.query(text, values);
+  return performance.now() - started;
+}
