@@ -196,21 +196,32 @@ class Compiler {
     }
   }
 
-  /** EXISTS over activities_user_name_idx: one bounded probe per user, never a count of all rows. */
+  /**
+   * Whole-history questions ("ever", "never", "at least N times", "none in the last D days") read
+   * herald.activity_summaries, one row per user and name kept by triggers (decision 10); only
+   * "at least N times in the last D days" needs the raw rows, as EXISTS over
+   * activities_user_name_idx stopping at the Nth. "Did X in the last D days" also reads the raw
+   * rows: activities_name_time_idx holds just the recent slice, which for a short D is far
+   * smaller than every user's summary.
+   */
   activity(c: ActivityCondition): string {
     const since = (days: number) => this.bind(new Date(this.options.now.getTime() - days * DAY_MS).toISOString(), "timestamptz");
-    const of = `SELECT 1 FROM herald.activities a WHERE a.user_id = u.id AND a.name = ${this.bind(c.activity, "text")}`;
+    const name = this.bind(c.activity, "text");
+    const summary = `SELECT 1 FROM herald.activity_summaries s WHERE s.name = ${name} AND s.user_id = u.id`;
     switch (c.op) {
       case "did": {
-        const window = c.withinDays === undefined ? "" : ` AND a.occurred_at >= ${since(c.withinDays)}`;
+        if (c.withinDays === undefined) {
+          return `EXISTS (${summary}${c.atLeast > 1 ? ` AND s.count >= ${this.bind(c.atLeast, "bigint")}` : ""})`;
+        }
+        const from = since(c.withinDays);
         // At least N: the Nth matching row exists. The index stops the scan there.
         const offset = c.atLeast > 1 ? ` OFFSET ${this.bind(c.atLeast - 1, "bigint")}` : "";
-        return `EXISTS (${of}${window}${offset})`;
+        return `EXISTS (SELECT 1 FROM herald.activities a WHERE a.user_id = u.id AND a.name = ${name} AND a.occurred_at >= ${from}${offset})`;
       }
       case "did_not":
-        return `NOT EXISTS (${of} AND a.occurred_at >= ${since(c.withinDays)})`;
+        return `NOT EXISTS (${summary} AND s.last_at >= ${since(c.withinDays)})`;
       case "never":
-        return `NOT EXISTS (${of})`;
+        return `NOT EXISTS (${summary})`;
     }
   }
 }

@@ -45,7 +45,7 @@ describe("compileSegment", () => {
     );
   });
 
-  it("renders behaviour as EXISTS on the activities index and keeps NOT two-valued", () => {
+  it("renders whole-history behaviour as EXISTS on the summary table and keeps NOT two-valued", () => {
     const rule: Rule = {
       kind: "not",
       child: {
@@ -57,9 +57,30 @@ describe("compileSegment", () => {
       },
     };
     expect(squash(compileSegment(rule, none).sql)).toBe(
-      "SELECT u.id AS user_id FROM herald.users u WHERE NOT (NOT EXISTS (SELECT 1 FROM herald.activities a WHERE a.user_id = u.id AND a.name = $1::text) OR " +
+      "SELECT u.id AS user_id FROM herald.users u WHERE NOT (NOT EXISTS (SELECT 1 FROM herald.activity_summaries s WHERE s.name = $1::text AND s.user_id = u.id) OR " +
         "coalesce(CASE WHEN jsonb_typeof((u.attributes -> $2::text)) = 'number' THEN ((u.attributes -> $2::text))::numeric < $3::numeric END, false))",
     );
+  });
+
+  it("reads ever, at least N ever and not lately from the summary, and a count in a window from the raw rows", () => {
+    const rule: Rule = {
+      kind: "and",
+      children: [
+        { kind: "activity", activity: "open", op: "did", atLeast: 1 },
+        { kind: "activity", activity: "open", op: "did", atLeast: 5 },
+        { kind: "activity", activity: "open", op: "did_not", withinDays: 7 },
+        { kind: "activity", activity: "open", op: "did", atLeast: 1, withinDays: 3 },
+      ],
+    };
+    const { sql, params } = compileSegment(rule, { ...none, now: new Date("2026-12-01T00:00:00.000Z") });
+    expect(squash(sql)).toBe(
+      "SELECT u.id AS user_id FROM herald.users u WHERE (" +
+        "EXISTS (SELECT 1 FROM herald.activity_summaries s WHERE s.name = $1::text AND s.user_id = u.id) AND " +
+        "EXISTS (SELECT 1 FROM herald.activity_summaries s WHERE s.name = $2::text AND s.user_id = u.id AND s.count >= $3::bigint) AND " +
+        "NOT EXISTS (SELECT 1 FROM herald.activity_summaries s WHERE s.name = $4::text AND s.user_id = u.id AND s.last_at >= $5::timestamptz) AND " +
+        "EXISTS (SELECT 1 FROM herald.activities a WHERE a.user_id = u.id AND a.name = $6::text AND a.occurred_at >= $7::timestamptz))",
+    );
+    expect(params).toEqual(["open", "open", 5, "open", "2026-11-24T00:00:00.000Z", "open", "2026-11-28T00:00:00.000Z"]);
   });
 
   it("counts date windows back from now", () => {
