@@ -60,8 +60,8 @@ describe("REASON_CODES", () => {
     expect(REASON_CODES.replayed).toMatchObject({ gate: "operator", settles: "none" });
   });
 
-  it("has 18 rows: 13 fixed codes and 5 patterns", () => {
-    expect(Object.keys(REASON_CODES)).toHaveLength(18);
+  it("has 19 rows: 14 fixed codes and 5 patterns", () => {
+    expect(Object.keys(REASON_CODES)).toHaveLength(19);
   });
 });
 

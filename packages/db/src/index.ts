@@ -68,3 +68,4 @@ export * from "./analytics/rebuild-analytics.ts";
 export * from "./analytics/analytics-counts.ts";
 export * from "./analytics/analytics-dimensions.ts";
 export * from "./operations/backlog.ts";
+export * from "./lifecycle/erase-user.ts";

@@ -19,6 +19,7 @@ export const FIXED_REASON_CODES = [
   "outage_max_age",
   "invalid_payload",
   "broadcast_canceled",
+  "user_erased",
   "replayed",
 ] as const;
 export type FixedReasonCode = (typeof FIXED_REASON_CODES)[number];
@@ -81,6 +82,7 @@ export const REASON_CODES: Readonly<Record<ReasonCodeKey, ReasonCodeInfo>> = {
   outage_max_age: { gate: "outage", meaning: "gave up: the provider outage outlasted the maximum age", settles: "dead" },
   invalid_payload: { gate: "render", meaning: "its payload is invalid and cannot be sent", settles: "dead" },
   broadcast_canceled: { gate: "broadcast", meaning: "its broadcast was canceled before it was sent", settles: "canceled" },
+  user_erased: { gate: "operator", meaning: "its user was erased before it was sent", settles: "canceled" },
   replayed: { gate: "operator", meaning: "replayed by an operator from the dead-letter queue", settles: "none" },
   "suppressed:<reason>": { gate: "suppression", meaning: "the address is on the suppression list", settles: "skipped" },
   "unreachable:<kind>": { gate: "reachability", meaning: "the user has no address on this channel", settles: "skipped" },

@@ -25,7 +25,7 @@ export const STATUS_TABLE: Readonly<Record<Status, StatusInfo>> = {
   bounced: { rank: 2, settled: true, meaning: "email hard bounce" },
   skipped: { rank: 9, settled: true, meaning: "a gate refused it (reason code stored)" },
   dead: { rank: 9, settled: true, meaning: "dead-lettered (permanent error, attempts or age exhausted)" },
-  canceled: { rank: 9, settled: true, meaning: "its broadcast was canceled before it was sent" },
+  canceled: { rank: 9, settled: true, meaning: "its broadcast was canceled, or its user erased, before it was sent" },
 };
 
 /** The status's rank in the forward-only order. */

@@ -11,14 +11,18 @@ export interface UserSuppression {
   createdAt: Date;
 }
 
-/** Suppressions matched exactly as the send-time gate matches them (herald.evaluate_gates). */
+/**
+ * Suppressions matched exactly as the send-time gate matches them (herald.evaluate_gates): an
+ * address, or its hash when an erased user held it before (`address` is then `sha256:…`).
+ */
 export async function listUserSuppressions(sql: Sql, externalUserId: string): Promise<UserSuppression[]> {
   const { rows } = await sql.query(
     `SELECT s.channel, s.address, s.reason, s.source, s.detail, s.created_at
        FROM herald.users u
-       JOIN herald.suppressions s ON (s.channel = 'email' AND s.address = u.email)
-                                  OR (s.channel = 'sms' AND s.address = u.phone)
-                                  OR (s.channel = 'push' AND s.address IN (SELECT d.token FROM herald.devices d WHERE d.user_id = u.id))
+       JOIN herald.suppressions s ON (s.channel = 'email' AND s.address IN (u.email, herald.suppression_hash('email', u.email)))
+                                  OR (s.channel = 'sms' AND s.address IN (u.phone, herald.suppression_hash('sms', u.phone)))
+                                  OR (s.channel = 'push' AND s.address IN (SELECT a FROM herald.devices d, LATERAL (VALUES (d.token), (herald.suppression_hash('push', d.token))) t(a)
+                                                                            WHERE d.user_id = u.id))
       WHERE u.external_id = $1
       ORDER BY s.created_at DESC`,
     [externalUserId],

@@ -48,7 +48,8 @@ export async function upsertImportedUsers(sql: Sql, users: readonly UserImportRo
 
 /**
  * Suppresses a chunk of addresses (reason `import`). An address already suppressed keeps its
- * first reason: a hard bounce stays a hard bounce. `updated` counts those.
+ * first reason: a hard bounce stays a hard bounce, and so does an erased user's suppression kept
+ * as a hash. `updated` counts those.
  */
 export async function suppressImportedAddresses(
   sql: Sql,
@@ -60,6 +61,7 @@ export async function suppressImportedAddresses(
     `INSERT INTO herald.suppressions (channel, address, reason, source, detail)
      SELECT a.channel, a.address, 'import', 'import', jsonb_build_object('importId', $2::text)
        FROM jsonb_to_recordset($1::jsonb) AS a(channel text, address text)
+      WHERE NOT EXISTS (SELECT 1 FROM herald.suppressions h WHERE h.channel = a.channel AND h.address = herald.suppression_hash(a.channel, a.address))
      ON CONFLICT (channel, address) DO NOTHING`,
     [JSON.stringify(addresses), importId],
   );

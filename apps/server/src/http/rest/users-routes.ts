@@ -1,6 +1,7 @@
 import { PreferenceInputSchema, QuietHoursInputSchema } from "@herald/core";
 import {
   deactivateDevice,
+  eraseUser,
   getPreferenceMatrix,
   listUserNotifications,
   recordActivity,
@@ -14,7 +15,7 @@ import express, { type Router } from "express";
 import { AppError } from "../../errors.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { notificationView } from "./notification-view.ts";
-import { requireScope } from "./rest-context.ts";
+import { apiKeyOf, requireScope } from "./rest-context.ts";
 import { ActivitySchema, CursorQuerySchema, DeviceSchema, UserIdParamSchema, UserPatchSchema } from "./schemas.ts";
 import { jsonBody, parseOrThrow } from "./validate.ts";
 
@@ -100,6 +101,15 @@ export function userRoutes(services: AppServices): Router {
     const body = parseOrThrow(QuietHoursInputSchema, jsonBody(req));
     await setQuietHours(sql, id, body ?? null);
     res.json({ quietHours: body ?? null });
+  });
+
+  // Erasure (right to be forgotten): 200 with what was done, or { erased: false } when no user
+  // has the id, so a retried request answers the same way twice (docs/data-lifecycle.md).
+  router.delete("/users/:userId", requireScope("admin"), async (req, res) => {
+    const id = userId(req.params.userId);
+    const key = apiKeyOf(res);
+    const summary = await eraseUser(sql, id, { memberId: null, actor: `api-key:${key.prefix}`, ip: req.ip ?? null });
+    res.json(summary ? { erased: true, ...summary } : { erased: false });
   });
 
   router.get("/users/:userId/notifications", requireScope("read"), async (req, res) => {

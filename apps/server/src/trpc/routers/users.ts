@@ -1,6 +1,7 @@
 import { CategoryKeySchema, ChannelSchema, ExternalIdSchema, LaneSchema, NotificationTypeKeySchema, plainText } from "@herald/core";
 import {
   appendAudit,
+  eraseUser,
   findNotificationType,
   findUser,
   findUsers,
@@ -120,6 +121,22 @@ export const usersRouter = router({
         after: { enabled: after.enabled, source: after.source },
       });
       return after;
+    }),
+
+  /**
+   * Erases the user (right to be forgotten): docs/data-lifecycle.md says what goes, what is
+   * anonymised and what stays. The admin types the user's id again to confirm. Audit-logged by
+   * the erasure itself, without the person's data.
+   */
+  erase: memberProcedure
+    .input(z.object({ userId: ExternalIdSchema, confirmation: z.string().max(256) }))
+    .mutation(async ({ ctx, input }) => {
+      if (input.confirmation !== input.userId) {
+        throw new AppError("BAD_REQUEST", `confirmation: type the user's id (${input.userId}) to erase them`);
+      }
+      const summary = await eraseUser(ctx.database.pool, input.userId, { memberId: ctx.member.id, actor: ctx.member.email, ip: ctx.ip ?? null });
+      if (!summary) throw new AppError("NOT_FOUND", `No user has the id ${JSON.stringify(input.userId)}: already erased, or never known`);
+      return summary;
     }),
 
   /** Lifts a suppression of one of this user's addresses, with the reason support gave. Audit-logged. */
