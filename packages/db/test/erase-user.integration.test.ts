@@ -17,6 +17,7 @@ const PERSONAL_DATA_TABLES = {
   preferences: "deleted",
   quiet_hours: "deleted",
   activities: "deleted",
+  activity_summaries: "deleted (its trigger recounts when the activities go)",
   events: "deleted",
   broadcast_holdouts: "deleted",
   import_rows: "deleted (rows naming the user)",
@@ -176,6 +177,13 @@ describe("erasing a user", () => {
     });
     for (const value of [ADA.email, ADA.phone, ADA.phone.slice(1), ADA.token, ADA.externalId, "Hello Ada", "Ada called us"]) {
       expect({ value, tables: await tablesMentioning(value) }).toEqual({ value, tables: [] });
+    }
+    const { rows: userTables } = await sql().query<{ table_name: string }>(
+      "SELECT DISTINCT table_name FROM information_schema.columns WHERE table_schema = 'herald' AND column_name = 'user_id' ORDER BY 1",
+    );
+    for (const { table_name } of userTables) {
+      const { rows: left } = await sql().query(`SELECT count(*)::int AS n FROM herald.${table_name} WHERE user_id = $1`, [ids.ada]);
+      expect({ table_name, left: left[0].n }).toEqual({ table_name, left: 0 });
     }
     // Bob is untouched.
     expect(await tablesMentioning("bob@example.com")).toEqual(["import_rows", "suppressions", "users", "webhook_events"]);

@@ -43,7 +43,7 @@ function spellings(values: ReadonlyArray<string | null>): string[] {
 /**
  * Erases one user (the right to be forgotten), in one transaction: it either all happens or none
  * of it does, and a second call finds nobody and returns null. Deleted: the profile, devices,
- * preferences, quiet hours, activities, received events, broadcast holdouts and import staging
+ * preferences, quiet hours, activities (and their summaries), received events, broadcast holdouts and import staging
  * rows that name them. Kept but anonymised: their notifications (type, channel, category,
  * template, broadcast, status and timestamps stay, so rollups and counts keep working) and those
  * notifications' event log, sandbox messages and webhooks, with every spelling of their
@@ -149,6 +149,8 @@ export async function eraseUser(pool: pg.Pool, externalId: string, by: ErasureAc
     const preferencesDeleted = await deleted("preferences");
     const quietHoursDeleted = await deleted("quiet_hours");
     const activitiesDeleted = await deleted("activities");
+    // Recounted by the activities trigger already; deleted here too so no summary can outlive them.
+    await deleted("activity_summaries");
     const eventsDeleted = await deleted("events");
     const broadcastHoldoutsDeleted = await deleted("broadcast_holdouts");
     await tx.query("DELETE FROM herald.users WHERE id = $1", [user.id]);
