@@ -28,6 +28,8 @@ export const chartsScenario: Scenario = {
 interface Round {
   funnel: number[];
   series: number[];
+  /** system.status, a signed-in procedure that reads one setting: the floor of HTTP, session and tRPC. */
+  floor: number[];
 }
 
 async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
@@ -62,22 +64,25 @@ async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     }
 
     const heraldRound = async (n: number): Promise<Round> => {
-      const r: Round = { funnel: [], series: [] };
+      const r: Round = { funnel: [], series: [], floor: [] };
       for (let i = 0; i < n; i++) {
         r.funnel.push(await call("funnel", { filter }));
         r.series.push(await call("series", { filter, granularity: "day" }));
+        r.floor.push(await timedGet(`${herald!.baseUrl}/trpc/system.status`, cookie));
       }
       return r;
     };
     const rawRound = async (n: number): Promise<Round> => {
-      const r: Round = { funnel: [], series: [] };
+      const r: Round = { funnel: [], series: [], floor: [] };
       for (let i = 0; i < n; i++) {
         r.funnel.push(await raw(RAW_FUNNEL));
         r.series.push(await raw(RAW_SERIES));
       }
       return r;
     };
-    const describe = (r: Round) => `funnel p95 ${percentile(r.funnel, 95).toFixed(1)} ms, series p95 ${percentile(r.series, 95).toFixed(1)} ms`;
+    const describe = (r: Round) =>
+      `funnel p95 ${percentile(r.funnel, 95).toFixed(1)} ms, series p95 ${percentile(r.series, 95).toFixed(1)} ms` +
+      (r.floor.length ? `, system.status p95 ${percentile(r.floor, 95).toFixed(1)} ms` : "");
     ctx.log(`  warm-up  ${HERALD.padEnd(30)} ${describe(await heraldRound(10))}`);
     ctx.log(`  warm-up  ${RAW.padEnd(30)} ${describe(await rawRound(1))}`);
     const heraldRounds: Round[] = [];
@@ -89,6 +94,7 @@ async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
       ctx.log(`  round ${round}  ${RAW.padEnd(30)} ${describe(rawRounds.at(-1)!)}`);
     }
     const p95 = (rounds: Round[], chart: keyof Round): Summary => summarize(rounds.map((r) => percentile(r[chart], 95)));
+    const floor = { metric: "p95 ms, tRPC floor (system.status)", herald: p95(heraldRounds, "floor"), baseline: null, verdict: null };
     const metrics = (["funnel", "series"] as const).flatMap((chart) => {
       const h = p95(heraldRounds, chart);
       const b = p95(rawRounds, chart);
@@ -103,9 +109,10 @@ async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
         `${size.toLocaleString("en")} notifications over ${DAYS} days (3 channels, 5 types, 3 templates × 2 versions), ${generated.events.toLocaleString("en")} events in their log, generated set-based in ${generated.seconds.toFixed(0)} s`,
         `rollup: ${built.rows.toLocaleString("en")} daily rows, rebuilt from the event log by \`pnpm herald analytics:rebuild\`'s function in ${buildSeconds.toFixed(1)} s; both answers checked equal (sent, delivered, opened, clicked) before timing`,
         `Herald: GET /trpc/analytics.funnel and analytics.series (day granularity) with a session cookie, one request at a time, ${HERALD_REQUESTS} of each per round; latency includes HTTP, auth, the role check, zod and JSON`,
+        "the floor row is GET /trpc/system.status in the same rounds: a signed-in procedure that reads one setting, so the charts' latency above it is theirs",
         `raw: the same 90-day funnel per channel and per-day series straight from herald.notifications over a pg connection (no HTTP), ${RAW_QUERIES} of each per round`,
       ],
-      metrics,
+      metrics: [...metrics, floor],
       peakRssMb: herald.peakRssMb(),
     };
   } finally {
