@@ -286,3 +286,11 @@ export {
   type AnalyticsFilterInput,
   type Granularity,
 } from "./analytics/analytics-filter.ts";
+export {
+  evaluateAlertConditions,
+  MIN_RATE_VOLUME,
+  type AlertCondition,
+  type AlertKind,
+  type AlertMeasures,
+  type AlertThresholds,
+} from "./alerts/alert-conditions.ts";

@@ -69,3 +69,6 @@ export * from "./analytics/analytics-counts.ts";
 export * from "./analytics/analytics-dimensions.ts";
 export * from "./operations/backlog.ts";
 export * from "./lifecycle/erase-user.ts";
+export * from "./operations/recent-attempts.ts";
+export * from "./operations/orphan-webhooks.ts";
+export * from "./operations/alerts.ts";

@@ -6,6 +6,7 @@ import { categoriesRouter } from "./routers/categories.ts";
 import { deadLettersRouter } from "./routers/dead-letters.ts";
 import { importsRouter } from "./routers/imports.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { operationsRouter } from "./routers/operations.ts";
 import { providersRouter } from "./routers/providers.ts";
 import { sandboxRouter } from "./routers/sandbox.ts";
 import { segmentsRouter } from "./routers/segments.ts";
@@ -39,6 +40,7 @@ export const appRouter = router({
   users: usersRouter,
   categories: categoriesRouter,
   notificationTypes: notificationTypesRouter,
+  operations: operationsRouter,
 });
 
 /** The dashboard imports this type, and nothing else, from the server. */

@@ -24,6 +24,8 @@ import { pruneSessions } from "../tasks/prune-sessions.ts";
 import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { rollUpAnalyticsTask } from "../tasks/roll-up-analytics.ts";
+import { deliverAlertTask } from "../tasks/deliver-alert.ts";
+import { evaluateAlertsTask } from "../tasks/evaluate-alerts.ts";
 import { sendBatchTask } from "../tasks/send-batch.ts";
 import { startBroadcastTask } from "../tasks/start-broadcast.ts";
 import { WATCH_BROADCASTS_CRONTAB, watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
@@ -135,6 +137,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         }),
         reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
         roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
+        evaluate_alerts: evaluateAlertsTask(sql, settings),
+        deliver_alert: deliverAlertTask(sql, settings, env),
         ...options.extraTasks,
       },
       crontab: [
@@ -142,6 +146,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         "* * * * * reap_workers ?max=1",
         "*/15 * * * * reconcile_twilio ?max=1",
         "* * * * * roll_up_analytics ?max=1",
+        "* * * * * evaluate_alerts ?max=1",
       ].join("\n"),
     }),
   );

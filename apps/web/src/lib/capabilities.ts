@@ -7,6 +7,7 @@ export type Capability =
   | "apiKeys.manage"
   | "deliveries.read"
   | "deliveries.replay"
+  | "operations.read"
   | "users.history"
   | "users.read"
   | "preferences.edit"

@@ -35,6 +35,8 @@ const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   users_email_prefix_idx: "expression: prefix search by lower(email)",
   users_phone_prefix_idx: "operator class: prefix search by phone",
   notifications_resent_from_idx: "partial: resends of a notification",
+  notification_events_at_brin_idx: "brin: the recent window of the event log",
+  alerts_open_idx: "partial unique: one open alert per kind and subject",
 };
 
 const SCALAR_TYPES: Record<string, string> = {

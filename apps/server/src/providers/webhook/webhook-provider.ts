@@ -76,7 +76,11 @@ async function deliver(config: WebhookConfig, message: OutboundMessage): Promise
 }
 
 /** One signed POST, pinned to the vetted address; resolves with the status code only. */
-export async function postSigned(config: WebhookConfig, body: string, idempotencyKey: string): Promise<WebhookResponse> {
+export async function postSigned(
+  config: Pick<WebhookConfig, "url" | "signingSecret" | "allowedHosts" | "resolve" | "timeoutMs">,
+  body: string,
+  idempotencyKey: string,
+): Promise<WebhookResponse> {
   const target = await vetOutboundUrl(config.url, { allowedHosts: config.allowedHosts, resolve: config.resolve });
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = createHmac("sha256", config.signingSecret).update(`${timestamp}.${body}`).digest("hex");
