@@ -47,10 +47,14 @@ export async function broadcastDryRun(
          FROM bucketed b CROSS JOIN unnest(${p(5)}::text[]) ch
         WHERE NOT b.held
      ), verdicts AS (
-       SELECT t.chans[g.ord] AS channel, t.versions[g.ord] AS version, g.verdict, g.reason
-         FROM t, herald.evaluate_gates(t.users, t.chans,
+       -- Each verdict finds its channel and variant by position through a join: subscripting the
+       -- arrays instead (t.chans[g.ord]) reads the whole array for every row, quadratic in the audience.
+       SELECT x.channel, x.version, g.verdict, g.reason
+         FROM t
+        CROSS JOIN LATERAL herald.evaluate_gates(t.users, t.chans,
                    array_fill(${p(6)}::text, ARRAY[cardinality(t.users)]), array_fill(${p(7)}::text, ARRAY[cardinality(t.users)]),
                    ${p(8)}, ${p(9)}) g
+         JOIN (SELECT x.channel, x.version, x.ord FROM t, unnest(t.chans, t.versions) WITH ORDINALITY AS x(channel, version, ord)) x ON x.ord = g.ord
      )
      SELECT 'total' AS kind, NULL AS channel, NULL::int AS version, NULL AS verdict, NULL AS reason, count(*)::int AS count FROM aud
      UNION ALL SELECT 'held', NULL, NULL, NULL, NULL, count(*)::int FROM bucketed WHERE held
