@@ -5,6 +5,7 @@ import { criticalLoadScenario } from "./scenarios/critical-load.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
 import { fanOutScenario } from "./scenarios/fan-out.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
+import { segmentCountScenario } from "./scenarios/segment-count.ts";
 
 const planned = (name: string, summary: string): PlannedScenario => ({ name, summary, run: null });
 
@@ -18,7 +19,7 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   criticalIdleScenario,
   criticalLoadScenario,
   fanOutScenario,
-  planned("segment-count", "counting a segment's members"),
+  segmentCountScenario,
   planned("timeline", "one user's notification history"),
   chartsScenario,
   planned("memory", "the server's memory over a long run"),

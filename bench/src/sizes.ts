@@ -5,6 +5,7 @@ const SIZES = {
   ingest: { small: 3_000, medium: 20_000, large: 100_000, tiny: 500 },
   dispatch: { small: 5_000, medium: 50_000, large: 200_000, tiny: 600 },
   fanout: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
+  segmentCount: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
 } as const;
 
 export function sizeOf(scenario: keyof typeof SIZES, scale: Scale, tiny: boolean): number {
