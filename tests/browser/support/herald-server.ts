@@ -14,8 +14,8 @@ export interface HeraldServer {
   readonly databaseUrl: string;
 }
 
-/** The real server process (main.ts) with the built dashboard, on a database of its own. */
-export function useHeraldServer(): HeraldServer {
+/** The real server process (main.ts) with the built dashboard, on a database of its own; `env` adds variables. */
+export function useHeraldServer(options: { env?: Record<string, string> } = {}): HeraldServer {
   let child: ChildProcess | undefined;
   let database: TestDatabase | undefined;
   let url = "";
@@ -38,6 +38,7 @@ export function useHeraldServer(): HeraldServer {
         HOST: "127.0.0.1",
         HERALD_PUBLIC_URL: url,
         HERALD_LOG_LEVEL: "warn",
+        ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

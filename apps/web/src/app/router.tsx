@@ -17,6 +17,11 @@ import { SegmentDetailRoute } from "./routes/segments/segment-detail.tsx";
 import { SegmentNewRoute } from "./routes/segments/segment-new.tsx";
 import { SegmentsRoute } from "./routes/segments/segments.tsx";
 import { ApiKeysRoute } from "./routes/settings/api-keys.tsx";
+import { CategoriesRoute } from "./routes/settings/categories.tsx";
+import { CategoryEditRoute } from "./routes/settings/category-edit.tsx";
+import { NotificationTypeEditRoute } from "./routes/settings/notification-type-edit.tsx";
+import { NotificationTypesRoute } from "./routes/settings/notification-types.tsx";
+import { RateLimitsRoute } from "./routes/settings/rate-limits.tsx";
 import { AuditLogRoute } from "./routes/settings/audit-log.tsx";
 import { GeneralSettingsRoute } from "./routes/settings/general.tsx";
 import { MembersRoute } from "./routes/settings/members.tsx";
@@ -80,6 +85,13 @@ export const router = createBrowserRouter([
                 element: <SettingsLayout />,
                 children: [
                   { index: true, element: <SettingsIndex /> },
+                  { path: "categories", element: <CategoriesRoute /> },
+                  { path: "categories/new", element: <CategoryEditRoute /> },
+                  { path: "categories/:key", element: <CategoryEditRoute /> },
+                  { path: "notification-types", element: <NotificationTypesRoute /> },
+                  { path: "notification-types/new", element: <NotificationTypeEditRoute /> },
+                  { path: "notification-types/:type", element: <NotificationTypeEditRoute /> },
+                  { path: "rate-limits", element: <RateLimitsRoute /> },
                   { path: "members", element: <MembersRoute /> },
                   { path: "api-keys", element: <ApiKeysRoute /> },
                   { path: "providers", element: <ProvidersRoute /> },

@@ -51,3 +51,9 @@ export type UserSuppression = UserDetails["suppressions"][number];
 
 /** What would happen on one channel if a notification were sent now, gate by gate. */
 export type Explanation = inferOutput<Api["users"]["explain"]>["explanations"][number];
+
+/** A category: what notifications are about, with its per-channel defaults and aliases. */
+export type Category = inferOutput<Api["categories"]["list"]>["categories"][number];
+
+/** A notification type: an event type and the channel steps it sends. */
+export type NotificationType = inferOutput<Api["notificationTypes"]["list"]>["notificationTypes"][number];

@@ -40,3 +40,23 @@ export function getErrorMessage(error: unknown): string {
   return "Something went wrong.";
 }
 
+
+/**
+ * What the server said about each field of a refused input, keyed by its path such as
+ * `channels.0.content.subject`: zod's `data.fields`, or a service's `data.details.fields`.
+ */
+export function getFieldErrors(error: unknown): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!isTRPCClientError(error)) return found;
+  const data: unknown = error.data;
+  if (typeof data !== "object" || data === null) return found;
+  const details: unknown = "details" in data ? data.details : null;
+  const fields: unknown =
+    "fields" in data ? data.fields : typeof details === "object" && details !== null && "fields" in details ? details.fields : null;
+  if (!Array.isArray(fields)) return found;
+  for (const field of fields as unknown[]) {
+    if (typeof field !== "object" || field === null || !("path" in field) || !("message" in field)) continue;
+    if (typeof field.path === "string" && typeof field.message === "string" && !found.has(field.path)) found.set(field.path, field.message);
+  }
+  return found;
+}

@@ -6,16 +6,25 @@ import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { SettingRow } from "./setting-row.tsx";
 
-export function SettingsList({ canEdit }: { canEdit: boolean }) {
+type SettingsListProps = {
+  canEdit: boolean;
+  title?: string;
+  description?: string;
+  /** Show only settings this accepts (a page of related settings), or all of them. */
+  filter?: (key: string) => boolean;
+};
+
+export function SettingsList({ canEdit, title = "General", description = "Instance-wide defaults.", filter = () => true }: SettingsListProps) {
   const trpc = useTRPC();
   const list = useQuery(trpc.settings.list.queryOptions());
+  const shown = list.data?.settings.filter((setting) => filter(setting.key)) ?? [];
   return (
     <Card
-      title="General"
+      title={title}
       description={
         canEdit
-          ? "Instance-wide defaults. Settings pinned by an environment variable can only be changed on the server."
-          : "Instance-wide defaults. Your role can read these settings but not change them."
+          ? `${description} Settings pinned by an environment variable can only be changed on the server.`
+          : `${description} Your role can read these settings but not change them.`
       }
       flush
     >
@@ -36,11 +45,11 @@ export function SettingsList({ canEdit }: { canEdit: boolean }) {
         </div>
       ) : list.isError ? (
         <ErrorState error={list.error} title="Could not load settings" onRetry={() => list.refetch()} retrying={list.isFetching} />
-      ) : list.data.settings.length === 0 ? (
+      ) : shown.length === 0 ? (
         <EmptyState title="No settings">This version of Herald has no settings to change here.</EmptyState>
       ) : (
         <div className="setting-list">
-          {list.data.settings.map((setting) => (
+          {shown.map((setting) => (
             <SettingRow key={setting.key} setting={setting} canEdit={canEdit} />
           ))}
         </div>

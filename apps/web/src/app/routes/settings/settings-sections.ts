@@ -4,9 +4,12 @@ import type { Capability } from "../../../lib/capabilities.ts";
 export type SettingsSection = { path: string; label: string; anyOf: Capability[] };
 
 export const settingsSections: SettingsSection[] = [
-  { path: "members", label: "Members", anyOf: ["members.manage"] },
-  { path: "api-keys", label: "API keys", anyOf: ["apiKeys.manage"] },
+  { path: "categories", label: "Categories", anyOf: ["categories.read", "categories.manage"] },
+  { path: "notification-types", label: "Notification types", anyOf: ["notificationTypes.read", "notificationTypes.manage"] },
   { path: "providers", label: "Providers", anyOf: ["providers.read", "providers.manage"] },
+  { path: "rate-limits", label: "Rate limits and breakers", anyOf: ["providers.read", "settings.read"] },
+  { path: "api-keys", label: "API keys", anyOf: ["apiKeys.manage"] },
+  { path: "members", label: "Members", anyOf: ["members.manage"] },
   { path: "general", label: "General", anyOf: ["settings.read", "settings.manage"] },
   { path: "audit-log", label: "Audit log", anyOf: ["audit.read"] },
 ];
