@@ -39,11 +39,18 @@ export async function beginImport(sql: Sql, id: string, unique: UniqueColumn | n
   return true;
 }
 
-/** The next `limit` staged rows after row `afterRow`, in file order. */
+/**
+ * The `limit` staged rows after row `afterRow`, in file order. Rows are numbered without gaps
+ * and none after the resume point is gone yet, so they are exactly rows afterRow + 1 ..
+ * afterRow + limit. Saying so bounds the scan: the staging table is never analysed between its
+ * COPY and the import, and with `row_number > x … LIMIT` alone the planner, expecting a few
+ * thousand rows, read every remaining row of a million-row file for each chunk (0.7 s a chunk
+ * at 40% of an activities import, EXPLAIN ANALYZE; the import slowed as the file grew).
+ */
 export async function readStagedRows(sql: Sql, id: string, afterRow: number, limit: number): Promise<StagedRow[]> {
   const { rows } = await sql.query<{ row_number: number; fields: string[]; error: string | null }>(
     `SELECT row_number, fields, error FROM herald.import_rows
-      WHERE import_id = $1 AND row_number > $2 ORDER BY row_number LIMIT $3`,
+      WHERE import_id = $1 AND row_number > $2 AND row_number <= $2::int + $3::int ORDER BY row_number LIMIT $3`,
     [id, afterRow, limit],
   );
   return rows.map((r) => ({ row: r.row_number, fields: r.fields, error: r.error }));
