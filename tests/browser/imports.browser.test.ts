@@ -139,3 +139,100 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     expect(await page.getByText("Newly suppressed").isVisible()).toBe(true);
   });
 });
+
+describe("Import: activities with a bad row, and the report to fix it", () => {
+  const herald = useHeraldServer();
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function shot(name: string) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  it("guesses an activities file, previews it in UTC, imports the good rows and downloads the refused one", async () => {
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    await fillFirstAdminForm(page, herald.url);
+    await page.getByRole("button", { name: "Create admin" }).click();
+    await page.waitForURL(/\/broadcasts$/);
+    await page.getByRole("link", { name: "Import", exact: true }).click();
+    await page.waitForURL(/\/imports$/);
+
+    const csv = [
+      "user_id,name,occurred_at,properties",
+      'u-1,session_completed,2026-11-01T09:00:00+01:00,"{""minutes"":12}"',
+      "u-2,session_completed,2026-11-01T10:00:00Z,",
+      "u-3,session_completed,2026-11-01 10:00,",
+      "u-1,app_opened,2026-11-02T08:30:00-05:00,",
+    ].join("\n");
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "activities.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.waitForURL(/\/imports\/\d+$/, EVENTUALLY);
+    await expect.poll(() => page.getByRole("heading", { name: "activities.csv" }).isVisible(), EVENTUALLY).toBe(true);
+
+    expect(await page.getByRole("radio", { name: /^Activities/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel("User id column").inputValue()).toBe("0");
+    expect(await page.getByLabel("Activity name column").inputValue()).toBe("1");
+    expect(await page.getByLabel("Occurred at column").inputValue()).toBe("2");
+    expect(await page.getByLabel("Activity key column").inputValue()).toBe("-1");
+    expect(await page.getByLabel("Properties column").inputValue()).toBe("3");
+    const preview = page.getByRole("table", { name: "Preview" });
+    await expect.poll(() => preview.locator("tbody tr").allTextContents(), EVENTUALLY).toEqual([
+      '2u-1session_completed2026-11-01T08:00:00.000Z{"minutes":12}',
+      "3u-2session_completed2026-11-01T10:00:00.000Z",
+      '4Refused: occurred at "2026-11-01 10:00": must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z',
+      "5u-1app_opened2026-11-02T13:30:00.000Z",
+    ]);
+    await shot("56-imports-activities-mapping");
+
+    await page.getByRole("button", { name: "Import 4 rows" }).click();
+    await expect.poll(() => page.getByText("3 rows imported, 1 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByRole("progressbar", { name: "Done" }).getAttribute("aria-valuenow")).toBe("100");
+    expect(await page.getByText("Activities recorded").isVisible()).toBe(true);
+    const refused = page.getByRole("table", { name: "Refused rows" });
+    await expect.poll(() => refused.locator("tbody tr").count(), EVENTUALLY).toBe(1);
+    await page.waitForTimeout(500);
+    await shot("57-imports-activities-done");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download error report (CSV)" }).click()]);
+    expect(download.suggestedFilename()).toBe("activities-errors.csv");
+    const report = fs.readFileSync((await download.path())!, "utf8");
+    expect(report.replace(/^\uFEFF/, "").split("\r\n")).toEqual([
+      '"row","reason","user_id","name","occurred_at","properties"',
+      '"4","occurred at ""2026-11-01 10:00"": must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z","u-3","session_completed","2026-11-01 10:00",""',
+      "",
+    ]);
+  });
+
+  it("maps a devices file with the platform from a column and refuses a repeated token", async () => {
+    await page.getByRole("link", { name: "← Imports" }).click();
+    await page.waitForURL(/\/imports$/);
+    const csv = "user,push_token,platform\nu-1,tok-a,iOS\nu-2,tok-b,android\nu-3,tok-a,web\nu-4,tok-c,blackberry\n";
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "devices.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.waitForURL(/\/imports\/\d+$/, EVENTUALLY);
+    await expect.poll(() => page.getByRole("radio", { name: /^Devices/ }).isChecked(), EVENTUALLY).toBe(true);
+    expect(await page.getByLabel("Token column").inputValue()).toBe("1");
+    expect(await page.getByLabel("Platform", { exact: true }).inputValue()).toBe("col:2");
+    const preview = page.getByRole("table", { name: "Preview" });
+    await expect.poll(() => preview.locator("tbody tr").allTextContents(), EVENTUALLY).toEqual([
+      "2u-1iostok-a",
+      "3u-2androidtok-b",
+      "4Refused: duplicate token: first on row 2",
+      '5Refused: platform "blackberry": "blackberry" is not a platform: use ios, android or web',
+    ]);
+    await shot("58-imports-devices-mapping");
+    await page.getByRole("button", { name: "Import 4 rows" }).click();
+    await expect.poll(() => page.getByText("2 rows imported, 2 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByText("New devices").isVisible()).toBe(true);
+    await page.waitForTimeout(500);
+    await shot("59-imports-devices-done");
+  });
+});
