@@ -113,7 +113,7 @@ describe("CSV import of activities", () => {
     { cells: ["u-1", "session_completed", "2026-11-01T09:00:00+01:00", "s-1", '{"minutes":12}'] },
     { cells: ["u-1", "session_completed", "2026-11-02T09:00:00Z", "", ""] },
     { cells: ["u-1", "session_completed", "2026-11-02T09:00:00Z", "", ""] },
-    { cells: ["newcomer", "signed_up", "2026-10-31T23:59:59.5-05:00", "", '{"plan":"pro","seats":3}'] },
+    { cells: ["newcomer", "signed_up", "2026-10-31T23:59:59.5-05:00", "", '{"plan":"pro","seats":3,"big":1e400}'] },
     { cells: ["u-1", "session_completed", "2026-11-03T09:00:00Z", "s-1", ""] },
     { cells: ["", "login", "2026-11-02T09:00:00Z", "", ""], reason: "user id is empty" },
     { cells: ["u-1", "", "2026-11-02T09:00:00Z", "", ""], reason: "activity name is empty" },
@@ -124,6 +124,8 @@ describe("CSV import of activities", () => {
     { cells: ["u-1", "login", "2026-11-02T09:00:00Z", "k".repeat(257), ""], reason: "activity key (257 characters): must be at most 256 characters" },
     { cells: ["u-1", "login", "2026-11-02T09:00:00Z", "", "{plan:pro}"], reason: 'properties "{plan:pro}": is not JSON: write an object such as {"plan":"pro"}' },
     { cells: ["u-1", "login", "2026-11-02T09:00:00Z", "", '"pro"'], reason: 'properties "\\"pro\\"": must be a JSON object such as {"plan":"pro"}' },
+    // Postgres would refuse this number, and with it the whole chunk: refused as one row.
+    { cells: ["u-1", "login", "2026-11-02T09:00:00Z", "", '{"n":1e131072}'], reason: 'properties "{\\"n\\":1e131072}": holds a number too large to store (1e131072): at most 1,000 digits and an exponent within ±999' },
     { cells: ["u-1", "login", "2026-11-02T09:00:00Z", "", '{"a":"\\u0000"}'], reason: 'properties "{\\"a\\":\\"\\\\u0000\\"}": holds a character Postgres cannot store (\\u0000 or a lone surrogate)' },
   ];
   const csv = csvRow(HEADER) + ROWS.map((r) => csvRow(r.cells)).join("");
@@ -165,7 +167,7 @@ describe("CSV import of activities", () => {
       name: "signed_up",
       occurredAt: "2026-11-01T04:59:59.500Z",
       key: null,
-      properties: { plan: "pro", seats: 3 },
+      properties: { plan: "pro", seats: 3, big: null },
     });
 
     const done = await runImport(server.url, cookie, id, MAPPING);
@@ -173,11 +175,14 @@ describe("CSV import of activities", () => {
     expect(done).toMatchObject({ status: "done", kind: "activities", importedRows: ROWS.length - bad, failedRows: bad, createdCount: 3, updatedCount: 2 });
     const stored = await activities();
     expect(stored.map((a) => [a.external_id, a.name, a.occurred_at.toISOString(), a.properties])).toEqual([
-      ["newcomer", "signed_up", "2026-11-01T04:59:59.500Z", { plan: "pro", seats: 3 }],
+      ["newcomer", "signed_up", "2026-11-01T04:59:59.500Z", { plan: "pro", seats: 3, big: Number.POSITIVE_INFINITY }],
       ["u-1", "session_completed", "2026-11-01T08:00:00.000Z", { minutes: 12 }],
       ["u-1", "session_completed", "2026-11-02T09:00:00.000Z", {}],
     ]);
     expect(stored[1].activity_key).toBe("s-1");
+    // A number JavaScript holds only as Infinity is stored as written: Postgres read the cell, not a re-encoding of it.
+    const { rows: big } = await sql().query("SELECT a.properties ->> 'big' AS big FROM herald.activities a WHERE a.name = 'signed_up'");
+    expect(big[0].big).toBe(`1${"0".repeat(400)}`);
     expect(stored[2].activity_key).toMatch(/^import:[0-9a-f]{64}$/);
 
     const lines = await errorReport(server, cookie, id);

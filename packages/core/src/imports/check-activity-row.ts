@@ -37,16 +37,36 @@ function unstorable(value: unknown, depth: number): string | null {
   return null;
 }
 
-/** A JSON object cell. Postgres reads the same text as jsonb when the row is imported. */
+// Postgres's numeric overflows at 1e131072 (or 1e-16384), and the whole chunk's INSERT with it.
+// A thousand digits either side of the point and a three-digit exponent stay far inside that,
+// and far beyond any real property.
+const STORABLE_NUMBER = /^-?\d{1,1000}(?:\.\d{1,1000})?(?:[eE][+-]?\d{1,3})?$/;
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/**
+ * A JSON object cell. Postgres reads the same text as jsonb when the row is imported, so
+ * whatever it would refuse is refused here, row by row, instead of failing the whole chunk.
+ */
 function parseProperties(text: string): Parsed<Record<string, unknown>> {
   let value: unknown;
+  let badNumber: string | null = null;
+  // The number as written (the reviver's source), not as a double: 1e400 is Infinity to JavaScript and fine to Postgres.
+  const checkNumbers: Reviver = (_key, v, context) => {
+    if (typeof v === "number" && badNumber === null && context?.source !== undefined && !STORABLE_NUMBER.test(context.source)) badNumber = context.source;
+    return v;
+  };
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, checkNumbers as Parameters<typeof JSON.parse>[1]);
   } catch {
     return { reason: problem("properties", text, 'is not JSON: write an object such as {"plan":"pro"}') };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { reason: problem("properties", text, 'must be a JSON object such as {"plan":"pro"}') };
+  }
+  if (badNumber !== null) {
+    const shown = (badNumber as string).length <= 20 ? badNumber : `${(badNumber as string).slice(0, 20)}…`;
+    return { reason: problem("properties", text, `holds a number too large to store (${shown}): at most 1,000 digits and an exponent within ±999`) };
   }
   const reason = unstorable(value, 1);
   return reason ? { reason: problem("properties", text, reason) } : { value: value as Record<string, unknown> };

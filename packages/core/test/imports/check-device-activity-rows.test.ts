@@ -78,6 +78,19 @@ describe("an activities import row", () => {
     expect(check(cells)).toEqual({ ok: false, reason });
   });
 
+  it("refuses a number Postgres would overflow on, and keeps one JavaScript cannot hold exactly", () => {
+    expect(check(["u-1", "login", "2026-11-30T09:00:00Z", "", '{"big":1e131072}'])).toEqual({
+      ok: false,
+      reason: 'properties "{\\"big\\":1e131072}": holds a number too large to store (1e131072): at most 1,000 digits and an exponent within ±999',
+    });
+    const digits = "9".repeat(1001);
+    expect(check(["u-1", "login", "2026-11-30T09:00:00Z", "", `{"n":[1,${digits}]}`])).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`holds a number too large to store (${"9".repeat(20)}…)`),
+    });
+    expect(check(["u-1", "login", "2026-11-30T09:00:00Z", "", '{"big":1e400,"small":-2.5E-999}'])).toMatchObject({ ok: true });
+  });
+
   it("accepts the last instant within the skew, and refuses properties nested too deep", () => {
     expect(check(["u-1", "login", "2026-11-30T12:05:00Z", "", ""])).toMatchObject({ ok: true });
     const deep = `${'{"a":'.repeat(33)}1${"}".repeat(33)}`;
