@@ -143,6 +143,24 @@ describe("categories and notification types over tRPC", () => {
     expect(entry).toMatchObject({ actorMemberId: null, actor: expect.stringMatching(/^api_key:hk_.+…$/), detail: { from: { label: "Reminders", aliases: ["reminder"] } } });
     expect((await trpcMutation(server.url, "categories.delete", { key: "reminders" }, { cookie })).error?.data.code).toBe("NOT_FOUND");
   });
+
+  it("refuses to delete a category a broadcast was composed in", async () => {
+    const { cookie } = await admin();
+    const call = async (path: string, input: unknown) => {
+      const r = await trpcMutation(server.url, path, input, { cookie });
+      if (r.error) throw new Error(`${path}: ${r.error.message}`);
+      return r.data;
+    };
+    await call("categories.upsert", { key: "deals", label: "Deals" });
+    await call("templates.create", { key: "deal", name: "Deal", channels: ["email"], defaultCategory: null, defaultLocale: "en" });
+    await call("templates.saveDraft", { key: "deal", body: { variables: [], content: { en: { email: { subject: "A deal", html: "<p>Half off</p>" } } } } });
+    await call("templates.publish", { key: "deal" });
+    const segment = await call("segments.create", { name: "Everyone with email", rule: { kind: "has_email" } });
+    await call("broadcasts.create", { name: "Deal", segmentId: segment.id, templateKey: "deal", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "deals", holdoutPercent: 0, data: {} });
+
+    const refused = await withoutWrites(server.database.pool, () => trpcMutation(server.url, "categories.delete", { key: "deals" }, { cookie }));
+    expect(refused.error).toMatchObject({ message: 'Category "deals" is used by 1 broadcast: it stays', data: { code: "CONFLICT" } });
+  });
 });
 
 describe("the audit log's filters", () => {

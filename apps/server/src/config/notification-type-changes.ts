@@ -6,8 +6,10 @@ import {
   findPublishedTemplateChannels,
   findUnknownCategories,
   upsertNotificationType,
+  type ChannelStep,
   type Database,
   type NotificationTypeRecord,
+  type Prisma,
 } from "@herald/db";
 import { AppError } from "../errors.ts";
 import type { ConfigActor } from "./config-actor.ts";
@@ -31,7 +33,7 @@ export async function saveNotificationType(
     actor: actor.label,
     action: saved.created ? "notification_types.create" : "notification_types.update",
     target: type,
-    detail: { from: before ? before.channels : null, to: saved.record.channels } as never,
+    detail: { from: before ? steps(before.channels) : null, to: steps(saved.record.channels) },
     ip: actor.ip,
   });
   return saved;
@@ -48,7 +50,7 @@ export async function removeNotificationType(database: Database, actor: ConfigAc
     actor: actor.label,
     action: "notification_types.delete",
     target: type,
-    detail: { from: before.channels } as never,
+    detail: { from: steps(before.channels) },
     ip: actor.ip,
   });
 }
@@ -84,4 +86,9 @@ async function assertStepsResolve(database: Database, input: NotificationTypeInp
       details: { fields: [{ path: `channels.${missingSubject}.content.subject`, message: "an email step needs content.subject" }] },
     });
   }
+}
+
+// Steps as stored (jsonb): plain JSON, whatever optional fields the type declares.
+function steps(channels: readonly ChannelStep[]): Prisma.InputJsonValue {
+  return channels as unknown as Prisma.InputJsonValue;
 }
