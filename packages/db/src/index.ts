@@ -72,3 +72,4 @@ export * from "./lifecycle/erase-user.ts";
 export * from "./operations/recent-attempts.ts";
 export * from "./operations/orphan-webhooks.ts";
 export * from "./operations/alerts.ts";
+export * from "./lifecycle/prune-expired.ts";

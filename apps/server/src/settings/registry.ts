@@ -228,6 +228,16 @@ export const SETTINGS: readonly SettingDefinition[] = [
     schema: z.string().trim().max(2000).regex(/^[A-Za-z0-9.:\-\[\], ]*$/, "must be host names or IP addresses separated by commas"),
   }),
   define({
+    key: "retention.days",
+    label: "Retention (days)",
+    description:
+      "Notifications, their event log, sandbox messages, applied webhooks and received events older than this are deleted by the prune_expired task; the analytics rollups are kept (docs/data-lifecycle.md).",
+    type: "number",
+    env: "HERALD_RETENTION_DAYS",
+    default: 180,
+    schema: z.number().int().min(30).max(3650),
+  }),
+  define({
     key: "sandbox.deliveryDelayMs",
     label: "Sandbox delivery delay (ms)",
     description: "How long after a sandbox send its delivery, bounce or complaint arrives through the webhook path.",

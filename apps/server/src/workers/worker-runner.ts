@@ -21,6 +21,8 @@ import { applyStatusEventsTask } from "../tasks/apply-status-events.ts";
 import { applyWebhookEventsTask } from "../tasks/apply-webhook-events.ts";
 import { reconcileTwilioTask, twilioStatusFetcher } from "../tasks/reconcile-twilio.ts";
 import { pruneSessions } from "../tasks/prune-sessions.ts";
+import { pruneExpiredTask } from "../tasks/prune-expired.ts";
+import { RETENTION_CRONTAB } from "../lifecycle/retention-policy.ts";
 import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
 import { rollUpAnalyticsTask } from "../tasks/roll-up-analytics.ts";
@@ -139,6 +141,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
         evaluate_alerts: evaluateAlertsTask(sql, settings),
         deliver_alert: deliverAlertTask(sql, settings, env),
+        prune_expired: pruneExpiredTask(sql, () => setting<number>("retention.days")),
         ...options.extraTasks,
       },
       crontab: [
@@ -147,6 +150,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         "*/15 * * * * reconcile_twilio ?max=1",
         "* * * * * roll_up_analytics ?max=1",
         "* * * * * evaluate_alerts ?max=1",
+        RETENTION_CRONTAB,
       ].join("\n"),
     }),
   );
