@@ -8,6 +8,8 @@ import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
 
 const EVENTUALLY = { timeout: 30_000 };
 // The watch follows a sending broadcast every few seconds: "Sent" shows well inside EVENTUALLY.
+/** Option texts without the size each option shows after the name. */
+const names = (texts: string[]) => texts.map((text) => text.replace(/(not counted yet|[\d,]+ (person|people))$/, ""));
 const USERS = ["ada", "grace", "alan", "edsger"].map((name, index) => ({ id: `u-${index + 1}`, email: `${name}@example.com` }));
 
 describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resume", () => {
@@ -66,13 +68,15 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await page.getByRole("link", { name: "New broadcast" }).first().click();
     await page.waitForURL(/\/broadcasts\/new$/);
     await page.getByLabel("Name").fill(name);
-    await expect.poll(() => page.getByLabel("Segment").locator("option").count(), EVENTUALLY).toBeGreaterThan(1);
-    await page.getByLabel("Segment").selectOption(segmentId);
+    // The pickers search on the server: the segment is found by a word of its name.
+    await page.getByRole("combobox", { name: "Segment" }).fill("EVERYONE");
+    await expect.poll(() => page.getByRole("listbox", { name: "Segment" }).getByRole("option").allTextContents().then(names), EVENTUALLY).toEqual(["Everyone with an email"]);
+    await page.getByRole("option", { name: /Everyone with an email/ }).click();
     await expect.poll(() => page.getByText("has an email address").isVisible(), EVENTUALLY).toBe(true);
     await page.getByRole("button", { name: "Continue", exact: true }).click();
 
-    await expect.poll(() => page.getByLabel("Template").locator("option").count(), EVENTUALLY).toBeGreaterThan(1);
-    await page.getByLabel("Template").selectOption("winter.sale");
+    await page.getByRole("combobox", { name: "Template" }).fill("winter");
+    await page.getByRole("option", { name: /Winter sale/ }).click();
     await expect.poll(() => page.getByLabel("Version of variant A").inputValue(), EVENTUALLY).toBe("2");
   }
 
@@ -84,6 +88,19 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await expect.poll(() => page.getByText("No broadcasts yet").isVisible(), EVENTUALLY).toBe(true);
     await shot("70-broadcasts-empty");
 
+    // With nothing to pick, the pickers say so and link to where it is made.
+    await page.goto(`${herald.url}/broadcasts/new`);
+    await expect.poll(() => page.getByText("No segments yet").isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByRole("link", { name: "Build the first segment" }).getAttribute("href")).toBe("/segments/new");
+    await shot("70a-composer-no-segments");
+    await page.goto(`${herald.url}/templates`);
+    await page.getByRole("button", { name: "New template" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "New template" });
+    await expect.poll(() => dialog.getByText("No categories yet").isVisible(), EVENTUALLY).toBe(true);
+    expect(await dialog.getByRole("link", { name: "Settings → Categories" }).getAttribute("href")).toBe("/settings/categories");
+    await shot("70b-template-no-categories");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
     const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Seeder", scope: "admin" });
     await api(key, "PUT", "/categories/marketing", { label: "Marketing" });
     for (const user of USERS) await api(key, "PUT", `/users/${user.id}`, { email: user.email });
@@ -91,6 +108,36 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await publish("Winter sale: 25 % off");
     await publish("Last days: 25 % off everything");
     ({ id: segmentId } = await mutate<{ id: string }>("segments.create", { name: "Everyone with an email", description: "", rule: { kind: "and", children: [{ kind: "has_email" }] } }));
+    // More segments than a picker page holds, and names with LIKE's wildcards in them.
+    for (let i = 1; i <= 24; i++) {
+      await mutate("segments.create", { name: `Cohort ${String(i).padStart(2, "0")}`, description: "", rule: { kind: "attribute", attribute: "cohort", op: "eq", value: String(i) } });
+    }
+    await mutate("segments.create", { name: "VIP_100% club", description: "", rule: { kind: "attribute", attribute: "vip", op: "eq", value: "gold" } });
+    await mutate("segments.create", { name: "VIPs at 100 percent", description: "", rule: { kind: "attribute", attribute: "vip", op: "eq", value: "gold" } });
+  });
+
+  it("pages and searches the segment picker on the server, wildcards taken literally", async () => {
+    await page.goto(`${herald.url}/broadcasts/new`);
+    const picker = page.getByRole("listbox", { name: "Segment" });
+    await expect.poll(() => picker.getByRole("option").count(), EVENTUALLY).toBe(20);
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => picker.getByRole("option").count(), EVENTUALLY).toBe(27);
+    expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
+    await page.getByRole("combobox", { name: "Segment" }).fill("p_100%");
+    await expect.poll(() => picker.getByRole("option").allTextContents().then(names), EVENTUALLY).toEqual(["VIP_100% club"]);
+    await shot("70c-segment-picker-search");
+    await page.getByRole("combobox", { name: "Segment" }).fill("no such cohort");
+    await expect.poll(() => page.getByText("Nothing matches “no such cohort”.").isVisible(), EVENTUALLY).toBe(true);
+    // Arrow keys and Enter pick from the box, as in a combobox.
+    await page.getByRole("combobox", { name: "Segment" }).fill("cohort 2");
+    await expect.poll(() => picker.getByRole("option").count(), EVENTUALLY).toBe(5);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".picker-selected").textContent(), EVENTUALLY).toContain("Cohort 20");
+    // A chosen segment is a change: leaving asks first.
+    await page.getByRole("link", { name: "Broadcasts", exact: true }).click();
+    await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave and lose changes" }).click();
+    await page.waitForURL(/\/broadcasts$/, EVENTUALLY);
   });
 
   it("composes an A/B broadcast step by step and dry-runs it", async () => {
@@ -109,7 +156,9 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     // The template's channel and default category come pre-filled.
     expect(await page.getByLabel("Email").isChecked()).toBe(true);
     expect(await page.getByLabel("SMS").isDisabled()).toBe(true);
-    expect(await page.getByRole("textbox", { name: "Category" }).inputValue()).toBe("marketing");
+    // The category is a select of the workspace's categories, not free text.
+    expect(await page.getByLabel("Category", { exact: true }).inputValue()).toBe("marketing");
+    expect(await page.getByLabel("Category", { exact: true }).locator("option").allTextContents()).toEqual(["Marketing (marketing)"]);
     await page.getByRole("button", { name: "Continue", exact: true }).click();
 
     expect(await page.getByLabel("Send now").isChecked()).toBe(true);

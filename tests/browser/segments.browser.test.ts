@@ -196,4 +196,18 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     expect(await page.getByText("Finish the highlighted conditions to count who matches.").isVisible()).toBe(true);
     await shot("67-segment-attribute");
   });
+
+  it("picks another segment by searching its name, and names it in the plain words", async () => {
+    await page.getByLabel("Kind (condition 1)").selectOption("segment");
+    const picker = page.getByRole("combobox", { name: "Segment (condition 1)" });
+    await picker.fill("RECENT");
+    await expect.poll(() => page.getByRole("listbox", { name: "Segment (condition 1)" }).getByRole("option").count(), EVENTUALLY).toBe(1);
+    await shot("68-segment-condition-picker");
+    await page.getByRole("option", { name: /Recent sessions/ }).click();
+    await expect.poll(() => words().textContent(), EVENTUALLY).toBe('is in segment "Recent sessions"');
+    // Closed, the box shows the choice.
+    expect(await picker.getAttribute("placeholder")).toBe("Recent sessions");
+    // Its members are Recent sessions' own, as saved with the negated group.
+    await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("1 user matches");
+  });
 });

@@ -20,6 +20,7 @@ export * from "./segments/parse-rule.ts";
 export * from "./segments/attribute-dates.ts";
 export * from "./segments/describe-rule.ts";
 export * from "./segments/segment-presets.ts";
+export * from "./segments/segment-references.ts";
 export * from "./broadcasts/broadcast-status.ts";
 export * from "./analytics/rates.ts";
 export * from "./analytics/analytics-filter.ts";

@@ -1,21 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { SelectField, TextField } from "../../components/ui/field.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { SegmentPicker } from "../../components/pickers/segment-picker.tsx";
+import { TextField } from "../../components/ui/field.tsx";
 import type { ComposerDraft, DraftErrors } from "./composer-draft.ts";
-import { formatCount } from "./format-count.ts";
 
 type StepProps = { draft: ComposerDraft; errors: DraftErrors; onChange: (patch: Partial<ComposerDraft>) => void };
 
 /** Step 1: the broadcast's name, the segment it goes to, and the share held out to measure lift. */
 export function AudienceStep({ draft, errors, onChange }: StepProps) {
-  const trpc = useTRPC();
-  const segments = useQuery(trpc.segments.list.queryOptions({ limit: 100 }));
-  const items = segments.data?.items ?? [];
-  // Its rule in words, so nobody sends to the wrong list by its name alone.
-  const chosen = items.find((segment) => segment.id === draft.segmentId);
-
   return (
     <div className="composer-fields">
       <TextField
@@ -29,32 +20,17 @@ export function AudienceStep({ draft, errors, onChange }: StepProps) {
         onChange={(event) => onChange({ name: event.target.value })}
         error={errors.name}
       />
-      <SelectField
-        label="Segment"
-        name="segment"
+      <SegmentPicker
         value={draft.segmentId}
-        disabled={segments.isPending}
-        onChange={(event) => onChange({ segmentId: event.target.value })}
-        error={errors.segmentId ?? (segments.isError ? getErrorMessage(segments.error) : null)}
+        onChange={(segment) => onChange({ segmentId: segment.id })}
+        showWords
+        error={errors.segmentId}
         hint={
           <>
             Who gets it. Its rule is read once, when sending starts. <Link to="/segments/new">Build a new segment</Link>
           </>
         }
-      >
-        <option value="">{segments.isPending ? "Loading segments…" : items.length === 0 ? "No segments yet" : "Choose a segment…"}</option>
-        {items.map((segment) => (
-          <option key={segment.id} value={segment.id}>
-            {segment.size === null ? segment.name : `${segment.name} (${formatCount(segment.size)})`}
-          </option>
-        ))}
-      </SelectField>
-      {chosen && (
-        <div className="composer-segment">
-          <p className="composer-label">Who is in it</p>
-          <p className="composer-segment-words">{chosen.words}</p>
-        </div>
-      )}
+      />
       <TextField
         label="Holdout (%)"
         name="holdout"

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { CategorySelect } from "../../components/pickers/category-select.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { channelLabel, channels, type Channel } from "../../lib/channels.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -47,16 +48,13 @@ export function ChannelsStep({ draft, errors, onChange }: StepProps) {
           </p>
         )}
       </fieldset>
-      <TextField
+      <CategorySelect
         label="Category"
         name="category"
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="e.g. marketing"
         className="composer-field-narrow"
-        hint="Its preferences, quiet hours and frequency caps apply to every send, as for any notification. It must exist."
+        hint="Its preferences, quiet hours and frequency caps apply to every send, as for any notification."
         value={draft.category}
-        onChange={(event) => onChange({ category: event.target.value })}
+        onChange={(category) => onChange({ category })}
         error={errors.category}
       />
       <fieldset className="composer-fieldset">

@@ -105,8 +105,6 @@ export function draftFromBroadcast(b: Broadcast): ComposerDraft {
   };
 }
 
-const CATEGORY = /^[a-z][a-z0-9_.-]{0,63}$/;
-
 /** The problems of one step's fields; an empty object when the step is complete. */
 export function stepErrors(step: Step, d: ComposerDraft): DraftErrors {
   const errors: DraftErrors = {};
@@ -138,7 +136,7 @@ export function stepErrors(step: Step, d: ComposerDraft): DraftErrors {
     }
     case "channels": {
       if (d.channels.length === 0) errors.channels = "Choose at least one channel.";
-      if (!CATEGORY.test(d.category.trim())) errors.category = "Enter a category key, e.g. marketing.";
+      if (!d.category) errors.category = "Choose a category.";
       if (d.isThrottled) {
         const n = Number(d.throttlePerMinute);
         if (!Number.isInteger(n) || n < 1 || n > 1_000_000) errors.throttlePerMinute = "Enter a whole number of sends per minute, from 1.";

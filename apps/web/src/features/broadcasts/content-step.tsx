@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { Link } from "react-router";
+import { TemplatePicker, type PickedTemplate } from "../../components/pickers/template-picker.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { SelectField } from "../../components/ui/field.tsx";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { rowId, type ComposerDraft, type DraftErrors, type VariantRow } from "./composer-draft.ts";
@@ -14,21 +14,18 @@ const MAX_VARIANTS = 5;
 /** Step 2: the template, one published version or an A/B split across several, and the data it reads. */
 export function ContentStep({ draft, errors, onChange }: StepProps) {
   const trpc = useTRPC();
-  const templates = useQuery(trpc.templates.list.queryOptions({ limit: 100 }));
   const detail = useQuery(trpc.templates.get.queryOptions({ key: draft.templateKey }, { enabled: draft.templateKey !== "" }));
-  const items = templates.data?.items ?? [];
   const published = (detail.data?.versions ?? []).filter((v) => v.status === "published" && v.version !== null);
   const variantsId = useId();
   const dataId = useId();
 
-  function chooseTemplate(key: string) {
-    const template = items.find((t) => t.key === key);
+  function chooseTemplate(template: PickedTemplate) {
     onChange({
-      templateKey: key,
+      templateKey: template.key,
       // Its current version to everyone, until the marketer splits it.
-      variants: template?.currentVersion ? [{ id: rowId(), version: String(template.currentVersion), percent: "100" }] : [],
-      channels: template ? [...template.channels] : [],
-      ...(template?.defaultCategory ? { category: template.defaultCategory } : {}),
+      variants: template.currentVersion ? [{ id: rowId(), version: String(template.currentVersion), percent: "100" }] : [],
+      channels: [...template.channels],
+      ...(template.defaultCategory ? { category: template.defaultCategory } : {}),
     });
   }
 
@@ -50,26 +47,17 @@ export function ContentStep({ draft, errors, onChange }: StepProps) {
 
   return (
     <div className="composer-fields">
-      <SelectField
-        label="Template"
-        name="template"
+      <TemplatePicker
         value={draft.templateKey}
-        disabled={templates.isPending}
-        onChange={(event) => chooseTemplate(event.target.value)}
-        error={errors.templateKey ?? (templates.isError ? getErrorMessage(templates.error) : null)}
+        onChange={chooseTemplate}
+        publishedOnly
+        error={errors.templateKey}
         hint={
           <>
             Only published versions can be sent. <Link to="/templates">Templates</Link>
           </>
         }
-      >
-        <option value="">{templates.isPending ? "Loading templates…" : items.length === 0 ? "No templates yet" : "Choose a template…"}</option>
-        {items.map((template) => (
-          <option key={template.key} value={template.key} disabled={template.currentVersion === null}>
-            {template.currentVersion === null ? `${template.name} (not published)` : `${template.name} (${template.key})`}
-          </option>
-        ))}
-      </SelectField>
+      />
 
       {draft.templateKey && (
         <fieldset className="composer-fieldset" aria-describedby={variantsId}>

@@ -10,8 +10,8 @@ import { readSchedule } from "./composer-draft.ts";
 /** Step 5: everything chosen, each part with a way back to its step. The dry run sits beside it. */
 export function ReviewSummary({ draft, onEdit }: { draft: ComposerDraft; onEdit: (step: Step) => void }) {
   const trpc = useTRPC();
-  const segments = useQuery(trpc.segments.list.queryOptions({ limit: 100 }));
-  const segmentName = segments.data?.items.find((s) => s.id === draft.segmentId)?.name ?? `Segment #${draft.segmentId}`;
+  const segment = useQuery(trpc.segments.get.queryOptions({ id: draft.segmentId }, { enabled: draft.segmentId !== "" }));
+  const segmentName = segment.data?.segment.name ?? `Segment #${draft.segmentId}`;
   const holdout = Number(draft.holdoutPercent);
   const data = draft.data.filter((row) => row.key.trim());
 

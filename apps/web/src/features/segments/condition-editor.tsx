@@ -1,5 +1,6 @@
 import { ATTRIBUTE_OPS, PROFILE_FIELDS, PROFILE_OPS, type AttributeOp, type ProfileField, type ProfileOp } from "@herald/core/browser";
 import { useId, type ComponentProps, type ReactNode } from "react";
+import { SegmentPicker } from "../../components/pickers/segment-picker.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { classNames } from "../../lib/class-names.ts";
 import { problemKey, type ActivityOp, type ConditionDraft, type ConditionKind, type DraftInput, type DraftProblems, type SuppressionChannel, type ValueType } from "./rule-draft.ts";
@@ -12,13 +13,14 @@ import {
   SUPPRESSION_CHANNELS,
 } from "./rule-labels.ts";
 
-/** What a condition may pick from: names seen in the data, and the other segments. */
+/** What a condition may pick from: names seen in the data; other segments come from a searching picker. */
 export type BuilderChoices = {
   attributeListId: string;
   /** The kind of value each seen attribute mostly holds: "number", "date", "boolean"… */
   attributeKinds: ReadonlyMap<string, string>;
   activityListId: string;
-  segments: ReadonlyArray<{ id: string; name: string }>;
+  /** The segment being edited: a rule cannot name itself. */
+  excludeSegmentId: string | null;
 };
 
 type Props = {
@@ -85,14 +87,15 @@ export function ConditionEditor({ condition: c, name, problems, choices, readOnl
           </Select>
         )}
         {c.kind === "segment" && (
-          <Select value={c.segmentId} onChange={(event) => set({ segmentId: event.target.value })} {...control("segmentId", "Segment")}>
-            <option value="">Choose a segment…</option>
-            {choices.segments.map((segment) => (
-              <option key={segment.id} value={segment.id}>
-                {segment.name}
-              </option>
-            ))}
-          </Select>
+          <SegmentPicker
+            compact
+            label={`Segment (${name})`}
+            value={c.segmentId}
+            onChange={(segment) => set({ segmentId: segment.id })}
+            excludeId={choices.excludeSegmentId}
+            disabled={readOnly}
+            describedBy={problems.has(problemKey(c.id, "segmentId")) ? `${errorBase}-segmentId` : undefined}
+          />
         )}
         {!readOnly && (
           <span className="segment-row-actions">

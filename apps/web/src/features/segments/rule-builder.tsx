@@ -11,7 +11,8 @@ type BuilderProps = {
   /** Attributes seen in the data, each with the kind of value it mostly holds. */
   attributes: ReadonlyArray<{ name: string; kind: string }>;
   activityNames: readonly string[];
-  segments: ReadonlyArray<{ id: string; name: string }>;
+  /** The segment being edited, which its own rule cannot name. */
+  excludeSegmentId: string | null;
   readOnly: boolean;
   onChange: (root: GroupDraft) => void;
 };
@@ -20,10 +21,10 @@ type BuilderProps = {
  * The rule as nested groups of conditions: each group matches all or any of its rows, any row or
  * group can be negated, and names seen in the data are offered as you type.
  */
-export function RuleBuilder({ root, problems, attributes, activityNames, segments, readOnly, onChange }: BuilderProps) {
+export function RuleBuilder({ root, problems, attributes, activityNames, excludeSegmentId, readOnly, onChange }: BuilderProps) {
   const listId = useId();
   const attributeKinds = useMemo(() => new Map(attributes.map((a) => [a.name, a.kind])), [attributes]);
-  const choices: BuilderChoices = { attributeListId: `${listId}-attributes`, attributeKinds, activityListId: `${listId}-activities`, segments };
+  const choices: BuilderChoices = { attributeListId: `${listId}-attributes`, attributeKinds, activityListId: `${listId}-activities`, excludeSegmentId };
   // Conditions are numbered in reading order, so each control's name says which row it belongs to.
   const numbers = new Map<string, number>();
   const groupNumbers = new Map<string, number>();

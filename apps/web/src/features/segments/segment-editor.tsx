@@ -1,5 +1,5 @@
-import { describeRule, type Rule } from "@herald/core/browser";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { describeRule, segmentReferences, type Rule } from "@herald/core/browser";
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Alert } from "../../components/ui/alert.tsx";
@@ -46,9 +46,10 @@ export function SegmentEditor({ start, canEdit }: { start: SegmentStart; canEdit
   const ruleJson = JSON.stringify(rule);
   const isDirty = canEdit && (saved === null ? true : saved.name !== name || saved.description !== description || saved.ruleJson !== ruleJson);
 
-  const lists = useBuilderLists(start.id);
+  const lists = useBuilderLists();
+  const segmentNames = useSegmentNames(rule);
   const live = useSegmentPreview(rule);
-  const words = rule ? describeRule(rule, lists.segmentNames) : null;
+  const words = rule ? describeRule(rule, segmentNames) : null;
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.segments.pathKey() });
   const create = useMutation(trpc.segments.create.mutationOptions({ onSuccess: invalidate }));
@@ -196,7 +197,7 @@ export function SegmentEditor({ start, canEdit }: { start: SegmentStart; canEdit
               problems={problems}
               attributes={lists.attributes}
               activityNames={lists.activityNames}
-              segments={lists.otherSegments}
+              excludeSegmentId={start.id}
               readOnly={!canEdit}
               onChange={setRoot}
             />
@@ -218,19 +219,21 @@ function ruleFromDraftOrNull(root: GroupDraft): Rule | null {
   return reading.ok ? reading.rule : null;
 }
 
-/** Names the builder suggests: attributes and activities seen in the data, and the other segments. */
-function useBuilderLists(segmentId: string | null) {
+/** Names the builder suggests: attributes and activities seen in the data (segments have their own picker). */
+function useBuilderLists() {
   const trpc = useTRPC();
   const attributes = useQuery(trpc.segments.attributeNames.queryOptions(undefined, { staleTime: 60_000 }));
   const activities = useQuery(trpc.segments.activityNames.queryOptions(undefined, { staleTime: 60_000 }));
-  const segments = useQuery(trpc.segments.list.queryOptions({ limit: 100 }, { staleTime: 30_000 }));
-  return useMemo(() => {
-    const all = segments.data?.items ?? [];
-    return {
-      attributes: attributes.data?.items ?? [],
-      activityNames: (activities.data?.items ?? []).map((activity) => activity.name),
-      otherSegments: all.filter((segment) => segment.id !== segmentId).map(({ id, name }) => ({ id, name })),
-      segmentNames: Object.fromEntries(all.map((segment) => [segment.id, segment.name])),
-    };
-  }, [attributes.data, activities.data, segments.data, segmentId]);
+  return useMemo(
+    () => ({ attributes: attributes.data?.items ?? [], activityNames: (activities.data?.items ?? []).map((activity) => activity.name) }),
+    [attributes.data, activities.data],
+  );
+}
+
+/** The names of the segments a rule refers to, for its plain words: read by id, however many segments exist. */
+function useSegmentNames(rule: Rule | null): Record<string, string> {
+  const trpc = useTRPC();
+  const ids = rule ? [...new Set(segmentReferences(rule).map((r) => r.segmentId))] : [];
+  const found = useQueries({ queries: ids.map((id) => trpc.segments.get.queryOptions({ id }, { staleTime: 30_000 })) });
+  return Object.fromEntries(found.flatMap((q) => (q.data ? [[q.data.segment.id, q.data.segment.name]] : [])));
 }

@@ -2,6 +2,7 @@ import { canonicalLocale } from "@herald/core/browser";
 import { useId, useState, type FormEvent } from "react";
 import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { CategorySelect } from "../../components/pickers/category-select.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { channelLabel, channels } from "../../lib/channels.ts";
 import { getErrorMessage, hasErrorCode } from "../../lib/trpc-error.ts";
@@ -19,9 +20,8 @@ export type TemplateSettings = {
 const fields = ["key", "name", "channels", "defaultCategory", "defaultLocale"] as const;
 type Errors = Partial<Record<(typeof fields)[number], string>>;
 
-// The same shapes core's TemplateKeySchema and CategoryKeySchema accept, checked early for a friendlier message.
+// The same shape core's TemplateKeySchema accepts, checked early for a friendlier message.
 const keyPattern = /^[a-z][a-z0-9_.-]{0,127}$/;
-const categoryPattern = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** Create and edit share it; the key is only asked for on create, since notification types refer to it. */
 export function TemplateSettingsForm({
@@ -65,7 +65,6 @@ export function TemplateSettingsForm({
     }
     if (!name.trim()) found.name = "Name it as your team would say it, e.g. “Order shipped”.";
     if (chosen.size === 0) found.channels = "Choose at least one channel.";
-    if (category.trim() && !categoryPattern.test(category.trim())) found.defaultCategory = "Enter a category key, e.g. orders.";
     const canonical = canonicalLocale(locale);
     if (!canonical) found.defaultLocale = "Enter a known language as a BCP 47 tag, e.g. en, fr or pt-BR.";
     setErrors(found);
@@ -149,16 +148,14 @@ export function TemplateSettingsForm({
         )}
       </fieldset>
       <div className="template-form-row">
-        <TextField
+        <CategorySelect
           label="Default category"
           name="default-category"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="None"
+          noneLabel="None"
           hint="Optional. Suggested when a broadcast uses this template."
           value={category}
-          onChange={(event) => {
-            setCategory(event.target.value);
+          onChange={(key) => {
+            setCategory(key);
             setErrors((current) => ({ ...current, defaultCategory: undefined }));
           }}
           error={errors.defaultCategory}
