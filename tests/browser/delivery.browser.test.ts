@@ -99,7 +99,10 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     await expect.poll(() => rows.count(), EVENTUALLY).toBe(2);
 
     // Delivery → Dead letters: the SMS, with the reason it died.
+    // An admin lands on the overview; the dead letters are a tab beside it.
     await page.getByRole("link", { name: "Delivery" }).click();
+    await page.waitForURL(/\/delivery\/overview$/);
+    await page.getByRole("link", { name: "Dead letters" }).click();
     await page.waitForURL(/\/delivery\/dead-letters$/);
     const deadRow = page.getByRole("row").filter({ hasText: "u-1" }).filter({ hasText: "order.paid" });
     await expect.poll(() => deadRow.textContent(), EVENTUALLY).toContain("provider_rejected:21211");

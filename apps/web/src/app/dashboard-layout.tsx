@@ -4,6 +4,7 @@ import { SignOutButton } from "../features/auth/sign-out-button.tsx";
 import { useMember } from "../features/auth/use-session.ts";
 import { ServerVersion } from "../features/system/server-version.tsx";
 import { UnconfiguredChannelsBanner } from "../features/system/unconfigured-channels-banner.tsx";
+import { OpenAlertsBanner } from "../features/delivery/open-alerts-banner.tsx";
 import { WorkspaceName } from "../features/system/workspace-name.tsx";
 import { settingsCapabilities } from "./routes/settings/settings-sections.ts";
 
@@ -69,6 +70,7 @@ export function DashboardLayout() {
           </div>
         </header>
         <UnconfiguredChannelsBanner />
+        {can("operations.read") && <OpenAlertsBanner />}
         <main className="content" id="content" tabIndex={-1}>
           <Outlet />
         </main>

@@ -7,7 +7,10 @@ import { BroadcastNewRoute } from "./routes/broadcasts/broadcast-new.tsx";
 import { BroadcastsRoute } from "./routes/broadcasts/broadcasts.tsx";
 import { AnalyticsRoute } from "./routes/analytics.tsx";
 import { DeadLettersRoute } from "./routes/delivery/dead-letters.tsx";
-import { DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
+import { AlertsRoute } from "./routes/delivery/alerts.tsx";
+import { DeliveryIndex, DeliveryLayout } from "./routes/delivery/delivery-layout.tsx";
+import { DeliveryOverviewRoute } from "./routes/delivery/delivery-overview.tsx";
+import { OrphanWebhooksRoute } from "./routes/delivery/orphan-webhooks.tsx";
 import { ImportDetailRoute } from "./routes/imports-detail.tsx";
 import { ImportsRoute } from "./routes/imports.tsx";
 import { SandboxOutboxRoute } from "./routes/delivery/sandbox-outbox.tsx";
@@ -75,9 +78,12 @@ export const router = createBrowserRouter([
                 path: "delivery",
                 element: <DeliveryLayout />,
                 children: [
-                  { index: true, element: <Navigate to="dead-letters" replace /> },
+                  { index: true, element: <DeliveryIndex /> },
+                  { path: "overview", element: <DeliveryOverviewRoute /> },
                   { path: "dead-letters", element: <DeadLettersRoute /> },
                   { path: "sandbox", element: <SandboxOutboxRoute /> },
+                  { path: "orphaned-webhooks", element: <OrphanWebhooksRoute /> },
+                  { path: "alerts", element: <AlertsRoute /> },
                 ],
               },
               {
