@@ -21,6 +21,9 @@ describe("the users API: find, read, edit preferences, lift suppressions", () =>
     expect((await search("ADA.LOVE")).data.items.map((u: { externalId: string; matchedOn: string }) => [u.externalId, u.matchedOn])).toEqual([["ada", "email"]]);
     expect((await search("+49170")).data.items.map((u: { externalId: string }) => u.externalId)).toEqual(["bob"]);
     expect((await search("+49")).data.items.map((u: { externalId: string }) => u.externalId).sort()).toEqual(["ada", "bob"]);
+    expect((await search("+49 170-00")).data.items.map((u: { externalId: string }) => u.externalId)).toEqual(["bob"]);
+    // Only separators: no phone is searched, so nothing matches (not every phone).
+    expect((await search("(")).data.items).toEqual([]);
     // "bob@example.com" is bob's email exactly and also a prefix of nothing else.
     expect((await search("bob@example.com")).data.items[0]).toMatchObject({ externalId: "bob", matchedOn: "email" });
   });
