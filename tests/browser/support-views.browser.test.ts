@@ -109,7 +109,22 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await timeline.getByRole("button", { name: "Clear filters" }).click();
   });
 
+  it("loads the next page of the timeline as its end scrolls into view", async () => {
+    await ingestEvents(
+      database.pool,
+      Array.from({ length: 12 }, (_, i) => ({ eventId: `dan-${i}`, type: "promo.weekly", userId: "dan", data: {} })),
+    );
+    await openUser("da", "dan");
+    const timeline = page.getByRole("region", { name: "Notifications to dan" });
+    const rows = timeline.getByRole("row").filter({ hasText: "promo.weekly" });
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(25);
+    await timeline.getByText(/Load more|notifications: the whole history/).scrollIntoViewIfNeeded();
+    await expect.poll(() => rows.count(), EVENTUALLY).toBe(36);
+    expect(await timeline.textContent()).toContain("36 notifications: the whole history.");
+  });
+
   it("Explains each gate's verdict in words", async () => {
+    await openUser("ada", "ada");
     const optedOut = await explain({ type: "promo.weekly" });
     await expect.poll(() => optedOut.textContent(), EVENTUALLY).toMatch(/Email: skipped — opted out of marketing email on \d{4}-\d{2}-\d{2} through the unsubscribe link/);
     expect(await optedOut.textContent()).toContain("SMS: would send to +4915112345678 through the sandbox");
