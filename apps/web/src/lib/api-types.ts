@@ -57,3 +57,6 @@ export type Category = inferOutput<Api["categories"]["list"]>["categories"][numb
 
 /** A notification type: an event type and the channel steps it sends. */
 export type NotificationType = inferOutput<Api["notificationTypes"]["list"]>["notificationTypes"][number];
+
+/** What erasing a user did, table by table (users.erase). */
+export type ErasureSummary = inferOutput<Api["users"]["erase"]>;

@@ -13,6 +13,7 @@ export type Capability =
   | "preferences.edit"
   | "suppressions.lift"
   | "notifications.resend"
+  | "users.erase"
   | "providers.read"
   | "audience.import"
   | "providers.manage"

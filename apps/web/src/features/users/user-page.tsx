@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
@@ -11,12 +12,17 @@ import { ExplainPanel } from "./explain-panel.tsx";
 import { PreferenceMatrix } from "./preference-matrix.tsx";
 import { UserDevices, UserProfile, UserQuietHours } from "./user-profile.tsx";
 import { UserSuppressions } from "./user-suppressions.tsx";
+import { EraseUserZone, UserErased } from "./erase-user-zone.tsx";
+import type { ErasureSummary } from "../../lib/api-types.ts";
 
 /** Everything support needs about one user: who they are, how to reach them, what they chose, and what was sent. */
 export function UserPage({ userId }: { userId: string }) {
   const trpc = useTRPC();
   const { can } = useMember();
-  const details = useQuery({ ...trpc.users.get.queryOptions({ userId }), enabled: can("users.read") });
+  const [erased, setErased] = useState<ErasureSummary | null>(null);
+  const details = useQuery({ ...trpc.users.get.queryOptions({ userId }), enabled: can("users.read") && !erased });
+
+  if (erased) return <UserErased userId={userId} summary={erased} canReadAudit={can("audit.read")} />;
 
   // Members who may read the history but not the profile (marketers) still get the timeline.
   if (!can("users.read")) return <UserHistory userId={userId} />;
@@ -58,6 +64,7 @@ export function UserPage({ userId }: { userId: string }) {
       <UserSuppressions userId={userId} suppressions={data.suppressions} canLift={can("suppressions.lift")} />
       <ExplainPanel userId={userId} details={data} />
       {can("users.history") && <UserHistory userId={userId} types={data.notificationTypes} canResend={can("notifications.resend")} />}
+      {can("users.erase") && <EraseUserZone userId={userId} onErased={setErased} />}
     </div>
   );
 }
