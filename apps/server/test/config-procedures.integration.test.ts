@@ -202,4 +202,20 @@ describe("the audit log's filters", () => {
     const notADate = await list({ from: "yesterday" });
     expect(notADate.error?.message).toBe("from: must be an ISO 8601 date-time, such as 2026-11-30T00:00:00Z");
   });
+
+  it("pages through entries that share one instant without skipping or repeating any", async () => {
+    const { cookie } = await memberWithSession(server.database, "admin");
+    // One statement, one transaction: every row gets the same now(); ids 7 to 11 also catch a sort on the id as text.
+    await server.database.pool.query(
+      "INSERT INTO herald.audit_log (actor, action, target) SELECT 'cli', 'bulk.same_instant', 'n' || i FROM generate_series(1, 5) i",
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await trpcQuery(server.url, "audit.list", { action: "bulk.", limit: 2, cursor }, { cookie });
+      seen.push(...page.data.items.map((i: { target: string }) => i.target));
+      cursor = page.data.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(["n5", "n4", "n3", "n2", "n1"]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Db } from "../client-types.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import type { Sql } from "../sql.ts";
 
 export interface AuditInput {
   actorMemberId: string | null;
@@ -50,30 +51,53 @@ export interface AuditFilter {
   to?: Date | null;
 }
 
-/** Newest first, keyset-paged on the id (insertion order), so a page never shifts when new rows arrive. */
-export async function listAudit(db: Db, options: AuditFilter & { cursor?: string | null; limit: number }): Promise<AuditPage> {
-  const before = options.cursor && /^\d{1,18}$/.test(options.cursor) ? BigInt(options.cursor) : null;
-  const rows = await db.auditEntry.findMany({
-    where: {
-      ...(options.action ? { action: { startsWith: options.action } } : {}),
-      ...(options.actorMemberId ? { actorMemberId: BigInt(options.actorMemberId) } : {}),
-      ...(options.from || options.to ? { at: { ...(options.from ? { gte: options.from } : {}), ...(options.to ? { lt: options.to } : {}) } } : {}),
-      ...(before !== null ? { id: { lt: before } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: options.limit + 1,
-  });
+// A cursor is the last entry's time in microseconds since the epoch and its id: exact, unlike a
+// JavaScript Date, so no entry sharing the millisecond is skipped.
+const CURSOR = /^(\d{1,17}):(\d{1,18})$/;
+
+/**
+ * Newest first, keyset-paged on (at, id) through audit_log_at_idx, so a date range is an index
+ * range instead of a walk back through every later entry (1.2 s → ms for a day 300 days back in a
+ * 1,000,001-entry log), and a member's entries come from audit_log_actor_idx in the same order.
+ */
+export async function listAudit(sql: Sql, options: AuditFilter & { cursor?: string | null; limit: number }): Promise<AuditPage> {
+  const cursor = options.cursor ? CURSOR.exec(options.cursor) : null;
+  const params: unknown[] = [];
+  const where: string[] = [];
+  // Each condition is a constant fragment; only its value is bound.
+  const add = (fragment: (p: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(fragment(`$${params.length}`));
+  };
+  if (options.action) add((p) => `starts_with(action, ${p})`, options.action);
+  if (options.actorMemberId) add((p) => `actor_member_id = ${p}::bigint`, options.actorMemberId);
+  if (options.from) add((p) => `at >= ${p}`, options.from);
+  if (options.to) add((p) => `at < ${p}`, options.to);
+  if (cursor) {
+    params.push(cursor[1], cursor[2]);
+    where.push(`(at, id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length}::bigint)`);
+  }
+  params.push(options.limit + 1);
+  const { rows } = await sql.query<{ id: string; at: Date; at_us: string; actor: string; actor_member_id: string | null; action: string; target: string | null; detail: unknown }>(
+    // Qualified: the text id below is also named id, and ORDER BY would sort that ("9" > "10").
+    `SELECT id::text, at, (extract(epoch FROM at) * 1000000)::bigint::text AS at_us, actor, actor_member_id::text, action, target, detail
+       FROM herald.audit_log a
+      ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY a.at DESC, a.id DESC
+      LIMIT $${params.length}`,
+    params,
+  );
   const items = rows.slice(0, options.limit).map((r) => ({
-    id: r.id.toString(),
+    id: r.id,
     at: r.at,
     actor: r.actor,
-    actorMemberId: r.actorMemberId?.toString() ?? null,
+    actorMemberId: r.actor_member_id,
     action: r.action,
     target: r.target,
     detail: r.detail,
   }));
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > options.limit && last ? last.id : null };
+  const last = rows[options.limit - 1];
+  return { items, nextCursor: rows.length > options.limit && last ? `${last.at_us}:${last.id}` : null };
 }
 
 /** Every action the log holds, for the filter's choices (a few dozen names, however long the log). */

@@ -19,7 +19,7 @@ export const auditRouter = router({
         .refine((f) => !f.from || !f.to || Date.parse(f.from) < Date.parse(f.to), { message: "must be after from", path: ["to"] }),
     )
     .query(async ({ ctx, input }) => {
-      const page = await listAudit(ctx.database.prisma, {
+      const page = await listAudit(ctx.database.pool, {
         cursor: input.cursor ?? null,
         limit: input.limit,
         action: input.action ?? null,
