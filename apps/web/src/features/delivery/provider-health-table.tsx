@@ -56,7 +56,7 @@ export function ProviderHealthTable({ providers, windowMinutes }: { providers: P
                 {p.breakers.length === 0 ? (
                   <Badge tone="success">Closed</Badge>
                 ) : (
-                  <ul className="plain-list">
+                  <ul className="plain-list cell-list">
                     {p.breakers.map((b) => {
                       const look = breakerLook[b.state] ?? { tone: "neutral" as const, label: b.state };
                       return (
@@ -81,7 +81,7 @@ export function ProviderHealthTable({ providers, windowMinutes }: { providers: P
                 {p.errors.length === 0 ? (
                   <span className="muted">{p.attempts === 0 ? "—" : "None"}</span>
                 ) : (
-                  <ul className="plain-list">
+                  <ul className="plain-list cell-list">
                     {p.errors.map((e) => (
                       <li key={`${e.outcome}:${e.code}`}>
                         <code className="code">{e.code || "no code"}</code> {e.outcome} · {e.count.toLocaleString()} ({formatShare(e.rate)})
