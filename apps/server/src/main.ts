@@ -122,7 +122,8 @@ function listen(app: import("express").Express, port: number, host: string): Pro
     const server = app.listen(port, host);
     // A CSV upload streams a file of up to HERALD_IMPORT_MAX_MIB (2 GiB by default) in one
     // request; Node's default of five minutes for a whole request cut a million-row upload off
-    // with a 408 on a busy machine. Headers still must arrive within headersTimeout's minute.
+    // with a 408 on a busy machine. Every other route keeps five minutes (bodyDeadline), and
+    // headers still must arrive within headersTimeout's minute.
     server.requestTimeout = 60 * 60_000;
     server.once("listening", () => resolve(server));
     server.once("error", reject);

@@ -3,6 +3,7 @@ import express, { type Express } from "express";
 import type { Env } from "../env.ts";
 import { createContext, type AppServices } from "../trpc/context.ts";
 import { appRouter } from "../trpc/app-router.ts";
+import { BODY_DEADLINE_MS, bodyDeadline } from "./body-deadline.ts";
 import { csrfGuard } from "./csrf.ts";
 import { healthRoutes, type WorkerState } from "./health.ts";
 import { requestLog } from "./request-log.ts";
@@ -15,24 +16,27 @@ import { twilioWebhookRoutes } from "./webhooks/twilio-webhook.ts";
 import { clientRoutes } from "./client/client-routes.ts";
 import { trackingRoutes } from "./links/tracking-routes.ts";
 import { unsubscribeRoutes } from "./links/unsubscribe-routes.ts";
-import { importRoutes } from "./imports/import-routes.ts";
+import { importRoutes, UPLOAD_PATH } from "./imports/import-routes.ts";
 import { metricsRoutes } from "./metrics.ts";
 
 export interface AppOptions {
   services: AppServices;
   webDist: string;
   workerState: () => WorkerState;
+  /** How long a request other than a CSV upload may take to arrive; tests shorten it. */
+  bodyDeadlineMs?: number;
 }
 
 /** The dashboard saves a template draft whole, every locale at once (up to 3 MiB of it). */
 export const TRPC_BODY_LIMIT = 4 * 1024 * 1024;
 
-export function createApp({ services, webDist, workerState }: AppOptions): Express {
+export function createApp({ services, webDist, workerState, bodyDeadlineMs = BODY_DEADLINE_MS }: AppOptions): Express {
   const { env, log } = services;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.HERALD_TRUST_PROXY);
   app.use(requestLog(log));
+  app.use(bodyDeadline(bodyDeadlineMs, (req) => req.method === "POST" && req.path === UPLOAD_PATH));
   app.use(securityHeaders({ https: env.publicUrl.protocol === "https:" }));
   app.use(metricsRoutes({ sql: services.database.pool, token: env.HERALD_METRICS_TOKEN, log }));
   app.use(healthRoutes({ database: services.database, workerState, unconfiguredChannels: () => services.providers.unconfiguredChannels() }));
