@@ -10,9 +10,10 @@ const BULK = 10_000;
 describe("the critical lane", () => {
   const sms = new ScriptedProvider("sms-scripted", "sms");
   const send = sms.send.bind(sms);
-  // A provider that takes a moment per batch, so bulk work is still in progress when the OTP arrives.
+  // A provider that takes a moment per batch (at most 1,000 messages a second with two runners),
+  // so bulk work is still in progress when the OTP arrives even on a slow, busy machine.
   sms.send = async (messages) => {
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 200));
     return send(messages);
   };
   const server = useTestServer({
