@@ -123,8 +123,9 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
     await operator.getByRole("button", { name: "Accept invite" }).click();
     await operator.waitForURL(/\/broadcasts$/);
 
-    // Providers is the only Settings tab an operator may open, so Settings lands on it.
+    // Settings opens on the first tab an operator may read (categories); Providers is among them.
     await operator.getByRole("link", { name: "Settings" }).click();
+    await operator.getByRole("link", { name: "Providers", exact: true }).click();
     await operator.waitForURL(/\/settings\/providers$/);
     const email = operator.getByRole("region", { name: "Email", exact: true });
     await expect.poll(() => email.textContent(), EVENTUALLY).toContain("Sandbox (development)");

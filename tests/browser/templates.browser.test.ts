@@ -104,7 +104,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
   it("lists the versions and shows the subject's removed and added lines between v1 and v2", async () => {
     await page.getByRole("link", { name: "History" }).click();
     await page.waitForURL(/\/templates\/order\.shipped\/history$/);
-    const versions = page.getByRole("region", { name: "Versions" });
+    const versions = page.getByRole("region", { name: "Versions", exact: true });
     await expect.poll(() => versions.locator("tbody tr").count(), EVENTUALLY).toBe(2);
     const rows = await versions.locator("tbody tr").allTextContents();
     expect(rows[0]).toMatch(/^v2.*Current/);
