@@ -1,3 +1,6 @@
+import { checkTemplate, NotificationTypeInputSchema, TemplateBodySchema, type Channel } from "@herald/core";
+import { createTemplate, publishTemplateDraft, upsertCategory, upsertNotificationType } from "@herald/db";
+import type pg from "pg";
 import { mulberry32, randomInt } from "./random.ts";
 
 /** One event as POST /api/v1/events takes it (and as the baselines store it). */
@@ -85,4 +88,48 @@ function hash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
+}
+
+/** What a scenario's database needs before its first round: see `prepareWorkload`. */
+export interface WorkloadSpec {
+  category: string;
+  /** Published as version 1, checked as the dashboard checks it. */
+  template: { key: string; name: string; channels: Channel[]; body: unknown };
+  /** A notification type routed to the template, when events are ingested. */
+  notificationType?: { key: string; channels: unknown };
+  /** Users u0 … u(count-1), each with an email; optionally a phone, a `rank` attribute (= i) and an active push token. */
+  users: { count: number; phone?: boolean; rank?: boolean; device?: boolean };
+}
+
+/**
+ * A scenario's setup in a handful of set-based statements: a category, an admin member, a
+ * published template, optionally a notification type, and a user population every gate lets
+ * through. Returns the member, whom broadcasts and templates are attributed to.
+ */
+export async function prepareWorkload(pool: pg.Pool, spec: WorkloadSpec): Promise<{ memberId: string }> {
+  await upsertCategory(pool, spec.category, { label: spec.category[0]!.toUpperCase() + spec.category.slice(1) });
+  const { rows } = await pool.query<{ id: string }>(
+    "INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text",
+  );
+  const memberId = rows[0]!.id;
+  const body = TemplateBodySchema.parse(spec.template.body);
+  const meta = { channels: spec.template.channels, defaultLocale: "en" };
+  await createTemplate(pool, { key: spec.template.key, name: spec.template.name, ...meta, defaultCategory: spec.category, memberId, draft: body });
+  const published = await publishTemplateDraft(pool, spec.template.key, memberId, () => checkTemplate({ meta, body }));
+  if (published.kind !== "published") throw new Error(`the bench template ${spec.template.key} did not publish: ${JSON.stringify(published)}`);
+  if (spec.notificationType) {
+    await upsertNotificationType(pool, spec.notificationType.key, NotificationTypeInputSchema.parse({ channels: spec.notificationType.channels }).channels);
+  }
+  const { count, phone = false, rank = false, device = false } = spec.users;
+  await pool.query(
+    `INSERT INTO herald.users (external_id, email, phone, attributes)
+     SELECT 'u' || i, 'u' || i || '@example.com',
+            CASE WHEN $2 THEN '+1555' || lpad(i::text, 7, '0') END,
+            CASE WHEN $3 THEN jsonb_build_object('rank', i) ELSE '{}'::jsonb END
+       FROM generate_series(0, $1::int - 1) i`,
+    [count, phone, rank],
+  );
+  if (device) await pool.query("INSERT INTO herald.devices (user_id, token, platform) SELECT id, 'token-' || external_id, 'ios' FROM herald.users");
+  await pool.query(device ? "ANALYZE herald.users; ANALYZE herald.devices" : "ANALYZE herald.users");
+  return { memberId };
 }

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { parseRule } from "@herald/core";
-import { createBroadcast, createTemplate, publishTemplateDraft, scheduleKeyedJob, transitionBroadcast, upsertCategory } from "@herald/db";
+import { createBroadcast, scheduleKeyedJob, transitionBroadcast } from "@herald/db";
 import pg from "pg";
 import { createBenchDatabase, type BenchDatabase } from "../bench-database.ts";
 import { describePreset, presetEnv } from "../bench-env.ts";
@@ -9,6 +9,7 @@ import { assertHeraldOnClockServer, checkedLatency, CLOCK, configureOtp, fnv1a, 
 import { mulberry32, randomInt } from "../random.ts";
 import { interleave, type Scale, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { percentile, summarize } from "../stats.ts";
+import { prepareWorkload } from "../workload.ts";
 
 const LOADED = "Herald under a broadcast";
 const IDLE = "Herald idle";
@@ -54,7 +55,16 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     const db = await createBenchDatabase(ctx.cluster.url, "critical_load");
     databases.push(db);
     pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
-    const setup = await prepare(pool, size);
+    const setup: Setup = await prepareWorkload(pool, {
+      category: "news",
+      template: {
+        key: "bench.news",
+        name: "Bench news",
+        channels: ["email"],
+        body: { variables: [], content: { en: { email: { subject: "News for {{ user.id }}", html: "<h1>News</h1><p>Everything is <b>20%</b> off this week.</p>" } } } },
+      },
+      users: { count: size, phone: true, rank: true },
+    });
     const [server, key] = await Promise.all([
       startHerald({
         databaseUrl: db.url,
@@ -128,31 +138,6 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
       for (const db of databases) await db.drop().catch((e: unknown) => ctx.log(`  critical-load: dropping ${db.name} failed: ${String(e)}`));
     }
   }
-}
-
-/** A category, a published email template, a segment of everyone with an email, and users with an email and a phone. */
-async function prepare(pool: pg.Pool, users: number): Promise<Setup> {
-  await upsertCategory(pool, "news", { label: "News" });
-  const { rows } = await pool.query<{ id: string }>("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text");
-  const memberId = rows[0]!.id;
-  await createTemplate(pool, {
-    key: "bench.news",
-    name: "Bench news",
-    channels: ["email"],
-    defaultCategory: "news",
-    defaultLocale: "en",
-    memberId,
-    draft: { variables: [], content: { en: { email: { subject: "News for {{ user.id }}", html: "<h1>News</h1><p>Everything is <b>20%</b> off this week.</p>" } } } },
-  });
-  const published = await publishTemplateDraft(pool, "bench.news", memberId, () => []);
-  if (published.kind !== "published") throw new Error(`the bench template did not publish: ${JSON.stringify(published)}`);
-  await pool.query(
-    `INSERT INTO herald.users (external_id, email, phone, attributes)
-     SELECT 'u' || i, 'u' || i || '@example.com', '+1555' || lpad(i::text, 7, '0'), jsonb_build_object('rank', i) FROM generate_series(0, $1::int - 1) i`,
-    [users],
-  );
-  await pool.query("ANALYZE herald.users");
-  return { memberId };
 }
 
 interface LiveBroadcast {

@@ -1,5 +1,4 @@
-import { checkTemplate, NotificationTypeInputSchema, TemplateBodySchema, type Channel } from "@herald/core";
-import { createTemplate, ingestEvents, publishTemplateDraft, upsertCategory, upsertNotificationType, withTransaction } from "@herald/db";
+import { ingestEvents, withTransaction } from "@herald/db";
 import pg from "pg";
 import { startNoopDrain, type NoopDrain } from "../../baselines/graphile-worker-noop.ts";
 import { openSeedQueue, SEED_CLAIM_LIMIT, SEED_DRAINERS, SEED_QUEUE_SCHEMA, type SeedQueue } from "../../baselines/seed-queue.ts";
@@ -16,6 +15,7 @@ import {
   BENCH_TEMPLATE_TYPE,
   BENCH_TYPE,
   generateEvents,
+  prepareWorkload,
   USER_POOL,
   userExternalId,
 } from "../workload.ts";
@@ -56,7 +56,12 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   let noop: NoopDrain | null = null;
   let seed: SeedQueue | null = null;
   try {
-    await prepareAudience(pool);
+    await prepareWorkload(pool, {
+      category: BENCH_CATEGORY,
+      template: { key: BENCH_TEMPLATE_KEY, name: "Bench receipt", channels: ["push", "email", "sms"], body: BENCH_TEMPLATE_BODY },
+      notificationType: { key: BENCH_TYPE, channels: BENCH_TEMPLATE_TYPE.channels },
+      users: { count: USER_POOL, phone: true, device: true },
+    });
     await pool.query(SEED_QUEUE_SCHEMA);
     const server = await startHerald({
       databaseUrl: db.url,
@@ -176,27 +181,6 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
       await noopDb.drop();
     }
   }
-}
-
-/** The bench's category, its published template and three-channel type, and a pool of users every gate lets through. */
-async function prepareAudience(pool: pg.Pool): Promise<void> {
-  await upsertCategory(pool, BENCH_CATEGORY, { label: "Bench" });
-  const { rows } = await pool.query<{ id: string }>(
-    "INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text",
-  );
-  const body = TemplateBodySchema.parse(BENCH_TEMPLATE_BODY);
-  const meta = { channels: ["push", "email", "sms"] as Channel[], defaultLocale: "en" };
-  await createTemplate(pool, { key: BENCH_TEMPLATE_KEY, name: "Bench receipt", ...meta, defaultCategory: BENCH_CATEGORY, memberId: rows[0]!.id, draft: body });
-  const published = await publishTemplateDraft(pool, BENCH_TEMPLATE_KEY, rows[0]!.id, () => checkTemplate({ meta, body }));
-  if (published.kind !== "published") throw new Error(`the bench template did not publish: ${JSON.stringify(published)}`);
-  await upsertNotificationType(pool, BENCH_TYPE, NotificationTypeInputSchema.parse(BENCH_TEMPLATE_TYPE).channels);
-  await pool.query(
-    `INSERT INTO herald.users (external_id, email, phone)
-     SELECT 'u' || i, 'u' || i || '@example.com', '+1555' || lpad(i::text, 7, '0') FROM generate_series(0, $1::int - 1) i`,
-    [USER_POOL],
-  );
-  await pool.query("INSERT INTO herald.devices (user_id, token, platform) SELECT id, 'token-' || external_id, 'ios' FROM herald.users");
-  await pool.query("ANALYZE herald.users; ANALYZE herald.devices");
 }
 
 /**

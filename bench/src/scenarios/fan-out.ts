@@ -1,11 +1,12 @@
 import { parseRule } from "@herald/core";
-import { createBroadcast, createTemplate, fanOutChunk, publishTemplateDraft, pumpOnce, segmentQuery, transitionBroadcast, upsertCategory } from "@herald/db";
+import { createBroadcast, fanOutChunk, pumpOnce, segmentQuery, transitionBroadcast } from "@herald/db";
 import pg from "pg";
 import { openSeedBroadcast, SEED_BATCH } from "../../baselines/seed-broadcast.ts";
 import { createBenchDatabase } from "../bench-database.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf, warmupSizeOf } from "../sizes.ts";
 import { summarize } from "../stats.ts";
+import { prepareWorkload } from "../workload.ts";
 
 const HERALD = "Herald fan-out, then pump";
 const BARE = "bare INSERT … SELECT";
@@ -166,26 +167,13 @@ function formatDuration(seconds: number): string {
   return seconds < 120 ? `${seconds.toFixed(0)} s` : `${(seconds / 60).toFixed(1)} min`;
 }
 
+/** N users with an email and a rank, a published email template, and a segment for the broadcasts. */
 async function prepare(pool: pg.Pool, size: number): Promise<{ memberId: string; segmentId: string }> {
-  await upsertCategory(pool, "bench", { label: "Bench" });
-  const { rows } = await pool.query<{ id: string }>("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('bench@example.com', 'Bench', 'admin', '-') RETURNING id::text");
-  const memberId = rows[0]!.id;
-  await createTemplate(pool, {
-    key: "bench.sale",
-    name: "Bench sale",
-    channels: ["email"],
-    defaultCategory: "bench",
-    defaultLocale: "en",
-    memberId,
-    draft: { variables: [], content: { en: { email: { subject: "Sale", html: "<p>Sale</p>" } } } },
+  const { memberId } = await prepareWorkload(pool, {
+    category: "bench",
+    template: { key: "bench.sale", name: "Bench sale", channels: ["email"], body: { variables: [], content: { en: { email: { subject: "Sale", html: "<p>Sale</p>" } } } } },
+    users: { count: size, rank: true },
   });
-  await publishTemplateDraft(pool, "bench.sale", memberId, () => []);
   const segment = await pool.query<{ id: string }>(`INSERT INTO herald.segments (name, rule) VALUES ('bench', '{"kind": "has_email"}') RETURNING id::text`);
-  await pool.query(
-    `INSERT INTO herald.users (external_id, email, attributes)
-     SELECT 'u' || i, 'u' || i || '@example.com', jsonb_build_object('rank', i) FROM generate_series(0, $1::int - 1) i`,
-    [size],
-  );
-  await pool.query("ANALYZE herald.users");
   return { memberId, segmentId: segment.rows[0]!.id };
 }
