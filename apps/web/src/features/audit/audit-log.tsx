@@ -1,11 +1,10 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { auditQueryInput, isFiltered, noFilter } from "./audit-filter.ts";
 import { AuditFilters } from "./audit-filters.tsx";
@@ -41,20 +40,7 @@ export function AuditLog({ canListMembers }: { canListMembers: boolean }) {
       ) : (
         <>
           <AuditLogTable entries={entries} />
-          <div className="table-footer">
-            {log.isFetchNextPageError && (
-              <p className="field-error" role="alert">
-                {getErrorMessage(log.error)}
-              </p>
-            )}
-            {log.hasNextPage ? (
-              <Button onClick={() => log.fetchNextPage()} pending={log.isFetchingNextPage}>
-                Load more
-              </Button>
-            ) : (
-              <p className="muted">End of the log: {entries.length === 1 ? "1 entry" : `${entries.length} entries`}.</p>
-            )}
-          </div>
+          <LoadMoreFooter query={log} end={<p className="muted">End of the log: {entries.length === 1 ? "1 entry" : `${entries.length} entries`}.</p>} />
         </>
       )}
     </Card>

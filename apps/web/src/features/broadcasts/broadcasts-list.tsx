@@ -1,16 +1,15 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { ChannelBadge } from "../../components/ui/channel-badge.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { SelectField } from "../../components/ui/field.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { RelativeTime } from "../../components/ui/relative-time.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { formatDateTime } from "../../lib/format-date.ts";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { BroadcastStatusBadge, STATUS_FILTERS } from "./broadcast-status-badge.tsx";
 import type { BroadcastStatus, BroadcastSummary } from "./broadcast-types.ts";
@@ -80,20 +79,7 @@ export function BroadcastsList({ canSend }: { canSend: boolean }) {
       ) : (
         <>
           <BroadcastsTable broadcasts={broadcasts} />
-          <div className="table-footer">
-            {list.isFetchNextPageError && (
-              <p className="field-error" role="alert">
-                {getErrorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage ? (
-              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            ) : (
-              <p className="muted">{broadcasts.length === 1 ? "1 broadcast" : `${broadcasts.length} broadcasts`}.</p>
-            )}
-          </div>
+          <LoadMoreFooter query={list} end={<p className="muted">{broadcasts.length === 1 ? "1 broadcast" : `${broadcasts.length} broadcasts`}.</p>} />
         </>
       )}
     </Card>

@@ -5,8 +5,8 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useManualRefresh } from "../../lib/use-manual-refresh.ts";
 import { describeFilter, isFiltered, noFilter, type DeadLetterFilter } from "./dead-letter-filter.ts";
@@ -99,22 +99,14 @@ export function DeadLetters({ canReplay }: { canReplay: boolean }) {
             deadLetters={deadLetters}
             selection={canReplay ? { selected, onChange: setSelected } : undefined}
           />
-          <div className="table-footer">
-            {list.isFetchNextPageError && (
-              <p className="field-error" role="alert">
-                {getErrorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage ? (
-              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            ) : (
+          <LoadMoreFooter
+            query={list}
+            end={
               <p className="muted">
                 {deadLetters.length === 1 ? "1 dead letter" : `${deadLetters.length.toLocaleString()} dead letters`}, oldest last.
               </p>
-            )}
-          </div>
+            }
+          />
         </>
       )}
     </Card>

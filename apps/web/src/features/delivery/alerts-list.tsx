@@ -1,9 +1,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Badge } from "../../components/ui/badge.tsx";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { formatDateTime } from "../../lib/format-date.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -71,13 +71,7 @@ export function AlertsList() {
               </tbody>
             </table>
           </div>
-          {list.hasNextPage && (
-            <div className="table-footer">
-              <Button size="sm" onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter query={list} size="sm" />
         </>
       )}
     </Card>

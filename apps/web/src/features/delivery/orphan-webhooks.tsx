@@ -3,6 +3,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { RelativeTime } from "../../components/ui/relative-time.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -66,13 +67,7 @@ export function OrphanWebhooks() {
               </tbody>
             </table>
           </div>
-          {list.hasNextPage && (
-            <div className="table-footer">
-              <Button size="sm" onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter query={list} size="sm" />
         </>
       )}
     </Card>

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatCount } from "./format-count.ts";
@@ -55,13 +55,7 @@ export function ImportErrors({ id, header, failed }: { id: string; header: strin
               </tbody>
             </table>
           </div>
-          {errors.hasNextPage && (
-            <div className="table-footer">
-              <Button onClick={() => errors.fetchNextPage()} pending={errors.isFetchingNextPage}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter query={errors} />
         </>
       )}
     </Card>

@@ -1,9 +1,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { RelativeTime } from "../../components/ui/relative-time.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -81,13 +81,7 @@ export function ImportsList() {
               </tbody>
             </table>
           </div>
-          {list.hasNextPage && (
-            <div className="table-footer">
-              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter query={list} />
         </>
       )}
     </Card>

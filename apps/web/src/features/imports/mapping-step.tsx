@@ -3,12 +3,11 @@ import { useState } from "react";
 import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
-import { ActivitiesFields } from "./activities-fields.tsx";
-import { DevicesFields } from "./devices-fields.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { ColumnFields } from "./column-fields.tsx";
 import { formatCount } from "./format-count.ts";
 import type { ImportDetail } from "./import-types.ts";
 import { ListFields } from "./list-fields.tsx";
@@ -75,10 +74,8 @@ export function MappingStep({ detail }: { detail: ImportDetail }) {
       >
         {draft.kind === "users" ? (
           <UsersColumns header={detail.header} sample={detail.sample} columns={draft.columns} onChange={(columns) => setDraft({ ...draft, columns })} />
-        ) : draft.kind === "devices" ? (
-          <DevicesFields header={detail.header} draft={draft} onChange={setDraft} />
-        ) : draft.kind === "activities" ? (
-          <ActivitiesFields header={detail.header} draft={draft} onChange={setDraft} />
+        ) : draft.kind === "devices" || draft.kind === "activities" ? (
+          <ColumnFields kind={draft.kind} header={detail.header} draft={draft} onChange={setDraft} />
         ) : (
           <ListFields header={detail.header} draft={draft} onChange={setDraft} />
         )}

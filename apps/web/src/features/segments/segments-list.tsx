@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { RelativeTime } from "../../components/ui/relative-time.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -44,20 +44,7 @@ export function SegmentsList({ canEdit }: { canEdit: boolean }) {
       ) : (
         <>
           <SegmentsTable segments={segments} />
-          <div className="table-footer">
-            {list.isFetchNextPageError && (
-              <p className="field-error" role="alert">
-                {getErrorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage ? (
-              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            ) : (
-              <p className="muted">{segments.length === 1 ? "1 segment" : `${segments.length} segments`}.</p>
-            )}
-          </div>
+          <LoadMoreFooter query={list} end={<p className="muted">{segments.length === 1 ? "1 segment" : `${segments.length} segments`}.</p>} />
         </>
       )}
     </Card>

@@ -1,12 +1,11 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { EmptyState } from "../../components/ui/empty-state.tsx";
 import { ErrorState } from "../../components/ui/error-state.tsx";
 import { TextField } from "../../components/ui/field.tsx";
+import { LoadMoreFooter } from "../../components/ui/load-more-footer.tsx";
 import { TableSkeleton } from "../../components/ui/skeleton.tsx";
-import { getErrorMessage } from "../../lib/trpc-error.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { NewTemplateButton } from "./new-template-button.tsx";
 import { TemplatesTable } from "./templates-table.tsx";
@@ -62,20 +61,7 @@ export function TemplatesList({ canEdit }: { canEdit: boolean }) {
       ) : (
         <>
           <TemplatesTable templates={templates} />
-          <div className="table-footer">
-            {list.isFetchNextPageError && (
-              <p className="field-error" role="alert">
-                {getErrorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage ? (
-              <Button onClick={() => list.fetchNextPage()} pending={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            ) : (
-              <p className="muted">{templates.length === 1 ? "1 template" : `${templates.length} templates`}.</p>
-            )}
-          </div>
+          <LoadMoreFooter query={list} end={<p className="muted">{templates.length === 1 ? "1 template" : `${templates.length} templates`}.</p>} />
         </>
       )}
     </Card>
