@@ -37,6 +37,7 @@ const RAW_SQL_ONLY_INDEXES: Record<string, string> = {
   notifications_resent_from_idx: "partial: resends of a notification",
   notification_events_at_brin_idx: "brin: the recent window of the event log",
   alerts_open_idx: "partial unique: one open alert per kind and subject",
+  audit_log_action_idx: "collation: action prefixes and the list of actions, by byte order whatever the database's collation",
 };
 
 const SCALAR_TYPES: Record<string, string> = {
