@@ -1,52 +1,20 @@
-import { createBroadcast, createTemplate, openDatabase, publishTemplateDraft, queueBroadcastWatch, transitionBroadcast, type Database } from "@herald/db";
-import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
+import { queueBroadcastWatch } from "@herald/db";
 import { Logger, parseCrontab, run, type JobHelpers, type Runner } from "graphile-worker";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WATCH_BROADCASTS_CRONTAB, WATCH_INTERVAL_MS, watchBroadcastsTask } from "../src/tasks/watch-broadcasts.ts";
+import { useBroadcastWorkspace } from "./support/sending-broadcast.ts";
 
 const LIMITS = { maxBouncePercent: 5, maxComplaintPercent: 0.1 };
 const helpers = { logger: { warn: () => undefined, info: () => undefined } } as unknown as JobHelpers;
 const NOW = new Date("2026-12-01T10:00:00.000Z");
 
 describe("the broadcast watch while something is sending", () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
-  let memberId = "";
-  let segmentId = "";
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(inject("templateUrl"));
-    database = openDatabase(testDatabase.url);
-    const sql = database.pool;
-    memberId = (await sql.query("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('r@example.com', 'R', 'marketer', 'x') RETURNING id::text")).rows[0].id;
-    segmentId = (await sql.query(`INSERT INTO herald.segments (name, rule) VALUES ('all', '{"kind": "and", "children": []}') RETURNING id::text`)).rows[0].id;
-    await sql.query("INSERT INTO herald.categories (key, label) VALUES ('marketing', 'Marketing')");
-    await createTemplate(sql, {
-      key: "news",
-      name: "News",
-      channels: ["email"],
-      defaultCategory: null,
-      defaultLocale: "en",
-      memberId,
-      draft: { variables: [], content: { en: { email: { subject: "News", html: "<p>News</p>" } } } },
-    });
-    await publishTemplateDraft(sql, "news", memberId, () => []);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const workspace = useBroadcastWorkspace();
 
   /** A sending broadcast, fan-out done, with `pending` rows still to send and one delivered. */
   async function sending(pending: number): Promise<string> {
-    const sql = database.pool;
-    const id = await createBroadcast(
-      sql,
-      { name: "b", segmentId, templateKey: "news", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "marketing", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
-      memberId,
-    );
-    await transitionBroadcast(sql, id, ["draft"], "sending");
-    await sql.query("UPDATE herald.broadcasts SET fanout_done_at = now() WHERE id = $1", [id]);
+    const sql = workspace.database.pool;
+    const id = await workspace.startSending();
     await sql.query(
       `WITH u AS (INSERT INTO herald.users (external_id, email) SELECT 'r' || $1 || '-' || i, 'r' || $1 || '-' || i || '@example.com' FROM generate_series(0, $2::int) i RETURNING id)
        INSERT INTO herald.notifications (dedup_key, user_id, type, channel, category, template_key, template_version, status, dispatch_state, broadcast_id)
@@ -59,10 +27,10 @@ describe("the broadcast watch while something is sending", () => {
     return id;
   }
 
-  const status = async (id: string) => (await database.pool.query("SELECT status FROM herald.broadcasts WHERE id = $1", [id])).rows[0].status;
+  const status = async (id: string) => (await workspace.database.pool.query("SELECT status FROM herald.broadcasts WHERE id = $1", [id])).rows[0].status;
   const watchJobs = async () =>
-    (await database.pool.query("SELECT key, queue_name, run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'watch_broadcasts' ORDER BY id")).rows;
-  const settle = (id: string) => database.pool.query("UPDATE herald.notifications SET status = 'delivered', dispatch_state = 'done' WHERE broadcast_id = $1", [id]);
+    (await workspace.database.pool.query("SELECT key, queue_name, run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'watch_broadcasts' ORDER BY id")).rows;
+  const settle = (id: string) => workspace.database.pool.query("UPDATE herald.notifications SET status = 'delivered', dispatch_state = 'done' WHERE broadcast_id = $1", [id]);
 
   async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
     for (let i = 0; i < 300; i++) {
@@ -75,18 +43,18 @@ describe("the broadcast watch while something is sending", () => {
 
   it("queues one successor a few seconds ahead while a broadcast sends; repeated runs and kicks add no second job", async () => {
     const id = await sending(2);
-    const task = watchBroadcastsTask(database.pool, async () => LIMITS, () => NOW);
+    const task = watchBroadcastsTask(workspace.database.pool, async () => LIMITS, () => NOW);
     await task({}, helpers);
     const successor = { key: "watch_broadcasts", queue_name: "watch_broadcasts", run_at: new Date(NOW.getTime() + WATCH_INTERVAL_MS), locked_at: null };
     expect(await watchJobs()).toEqual([successor]);
     // Another run, and a kick asking for "now", keep the one waiting job and its time.
     await task({}, helpers);
-    await queueBroadcastWatch(database.pool, NOW);
+    await queueBroadcastWatch(workspace.database.pool, NOW);
     expect(await watchJobs()).toEqual([successor]);
 
     // Once nothing is sending, the run that completes the broadcast queues nothing more.
     await settle(id);
-    await database.pool.query("SELECT graphile_worker.remove_job('watch_broadcasts')");
+    await workspace.database.pool.query("SELECT graphile_worker.remove_job('watch_broadcasts')");
     await task({}, helpers);
     expect(await status(id)).toBe("sent");
     expect(await watchJobs()).toEqual([]);
@@ -103,14 +71,14 @@ describe("the broadcast watch while something is sending", () => {
     let runner: Runner | undefined;
     try {
       runner = await run({
-        connectionString: testDatabase.url,
+        connectionString: workspace.url,
         concurrency: 1,
         pollInterval: 200,
         noHandleSignals: true,
         logger: new Logger(() => () => undefined),
-        taskList: { watch_broadcasts: watchBroadcastsTask(database.pool, async () => LIMITS) },
+        taskList: { watch_broadcasts: watchBroadcastsTask(workspace.database.pool, async () => LIMITS) },
       });
-      await queueBroadcastWatch(database.pool, new Date());
+      await queueBroadcastWatch(workspace.database.pool, new Date());
       // The first run finds it sending and queues its successor.
       await eventually(watchJobs, (jobs) => jobs.length === 1 && jobs[0].locked_at === null && jobs[0].run_at > new Date(), "a successor queued");
       await settle(id);

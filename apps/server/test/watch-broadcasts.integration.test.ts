@@ -1,51 +1,18 @@
-import { createBroadcast, createTemplate, openDatabase, publishTemplateDraft, transitionBroadcast, type Database } from "@herald/db";
-import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import type { JobHelpers } from "graphile-worker";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { autoPauseReason, watchBroadcastsTask } from "../src/tasks/watch-broadcasts.ts";
+import { useBroadcastWorkspace } from "./support/sending-broadcast.ts";
 
 const LIMITS = { maxBouncePercent: 5, maxComplaintPercent: 0.1 };
 const helpers = { logger: { warn: () => undefined, info: () => undefined } } as unknown as JobHelpers;
 
 describe("the broadcast watch", () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
-  let memberId = "";
-  let segmentId = "";
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(inject("templateUrl"));
-    database = openDatabase(testDatabase.url);
-    const sql = database.pool;
-    memberId = (await sql.query("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('w@example.com', 'W', 'marketer', 'x') RETURNING id::text")).rows[0].id;
-    segmentId = (await sql.query(`INSERT INTO herald.segments (name, rule) VALUES ('all', '{"kind": "and", "children": []}') RETURNING id::text`)).rows[0].id;
-    await sql.query("INSERT INTO herald.categories (key, label) VALUES ('marketing', 'Marketing')");
-    await createTemplate(sql, {
-      key: "news",
-      name: "News",
-      channels: ["email"],
-      defaultCategory: null,
-      defaultLocale: "en",
-      memberId,
-      draft: { variables: [], content: { en: { email: { subject: "News", html: "<p>News</p>" } } } },
-    });
-    await publishTemplateDraft(sql, "news", memberId, () => []);
-  });
-  afterAll(async () => {
-    await database.close();
-    await testDatabase.drop();
-  });
+  const workspace = useBroadcastWorkspace();
 
   /** A sending broadcast with `emailed` rows handed to the provider, of which `bounced` bounced and `complaints` complained. */
   async function sending(emailed: number, bounced: number, complaints: number, pending = 0): Promise<string> {
-    const sql = database.pool;
-    const id = await createBroadcast(
-      sql,
-      { name: "b", segmentId, templateKey: "news", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "marketing", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
-      memberId,
-    );
-    await transitionBroadcast(sql, id, ["draft"], "sending");
-    await sql.query("UPDATE herald.broadcasts SET fanout_done_at = now() WHERE id = $1", [id]);
+    const sql = workspace.database.pool;
+    const id = await workspace.startSending();
     const { rows: users } = await sql.query(
       "INSERT INTO herald.users (external_id, email) SELECT 'w' || $1 || '-' || i, 'w' || $1 || '-' || i || '@example.com' FROM generate_series(1, $2::int) i RETURNING id",
       [id, emailed + pending],
@@ -63,27 +30,27 @@ describe("the broadcast watch", () => {
     return id;
   }
 
-  const broadcast = async (id: string) => (await database.pool.query("SELECT status, pause_reason FROM herald.broadcasts WHERE id = $1", [id])).rows[0];
+  const broadcast = async (id: string) => (await workspace.database.pool.query("SELECT status, pause_reason FROM herald.broadcasts WHERE id = $1", [id])).rows[0];
 
   it("pauses a broadcast over the bounce or complaint limit and says why; leaves a healthy one sending", async () => {
     const bouncy = await sending(300, 20, 0, 5);
     const complained = await sending(1000, 0, 2, 5);
     const healthy = await sending(300, 3, 0, 5);
     const early = await sending(100, 30, 0, 5);
-    await watchBroadcastsTask(database.pool, async () => LIMITS)({}, helpers);
+    await watchBroadcastsTask(workspace.database.pool, async () => LIMITS)({}, helpers);
     expect(await broadcast(bouncy)).toEqual({ status: "paused", pause_reason: "auto-paused: 6.67 % of 300 emails bounced (limit 5 %)" });
     expect(await broadcast(complained)).toEqual({ status: "paused", pause_reason: "auto-paused: 0.20 % of 1000 emails drew spam complaints (limit 0.1 %)" });
     expect((await broadcast(healthy)).status).toBe("sending");
     // 30 % bounced, but of only 100 emails: too few to judge.
     expect((await broadcast(early)).status).toBe("sending");
-    const { rows } = await database.pool.query("SELECT DISTINCT dispatch_state FROM herald.notifications WHERE broadcast_id = $1 AND status = 'pending'", [bouncy]);
+    const { rows } = await workspace.database.pool.query("SELECT DISTINCT dispatch_state FROM herald.notifications WHERE broadcast_id = $1 AND status = 'pending'", [bouncy]);
     expect(rows).toEqual([{ dispatch_state: "paused" }]);
   });
 
   it("marks a broadcast sent once its fan-out is done and nothing is pending", async () => {
     const done = await sending(50, 0, 0, 0);
     const running = await sending(50, 0, 0, 3);
-    await watchBroadcastsTask(database.pool, async () => LIMITS)({}, helpers);
+    await watchBroadcastsTask(workspace.database.pool, async () => LIMITS)({}, helpers);
     expect((await broadcast(done)).status).toBe("sent");
     expect((await broadcast(running)).status).toBe("sending");
   });
