@@ -20,6 +20,7 @@ export interface BenchCluster {
 export interface BenchDatabase {
   name: string;
   url: string;
+  /** Terminates its connections and starts dropping it; `settleDrops` waits for the drop. */
   drop(): Promise<void>;
 }
 
@@ -71,9 +72,28 @@ export async function createBenchDatabase(clusterUrl: string, label: string, opt
     name,
     url,
     drop: async () => {
-      await withClient(maintenanceUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
+      const dropping = withClient(maintenanceUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(
+        () => undefined,
+        (error: unknown) => {
+          process.stderr.write(`bench: dropping ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        },
+      );
+      pendingDrops.add(dropping);
+      void dropping.finally(() => pendingDrops.delete(dropping));
     },
   };
+}
+
+/**
+ * DROP DATABASE waits for a checkpoint of the whole cluster (seconds, more on a busy machine),
+ * so a scenario's drop runs in the background while the next one sets up; `interleave` and the
+ * end of the run wait for it, so no round is ever timed while a checkpoint is being forced.
+ */
+const pendingDrops = new Set<Promise<void>>();
+
+/** Resolves once every database dropped so far is gone. */
+export async function settleDrops(): Promise<void> {
+  while (pendingDrops.size > 0) await Promise.all(pendingDrops);
 }
 
 export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

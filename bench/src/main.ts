@@ -1,10 +1,11 @@
 import { parseArgs, UsageError, USAGE } from "./cli-args.ts";
-import { startBenchCluster } from "./bench-database.ts";
+import { settleDrops, startBenchCluster } from "./bench-database.ts";
 import { readBenchEnv } from "./bench-env.ts";
 import { killLiveChildren } from "./herald-process.ts";
 import { checkoutLine, describeCheckout, describeMachine, machineLine } from "./machine.ts";
 import { SCENARIOS } from "./registry.ts";
-import { formatTable, writeReport, type BenchReport, type ScenarioReport } from "./report.ts";
+import { formatTable, formatTimes, timeLine, writeReport, type BenchReport, type ScenarioReport } from "./report.ts";
+import { timed } from "./scenario.ts";
 
 const SEED = 20261130;
 
@@ -35,10 +36,11 @@ async function main(argv: string[]): Promise<number> {
         reports.push({ name: scenario.name, summary: scenario.summary, status: "not built" });
         continue;
       }
+      const run = scenario.run;
       log(`\n${scenario.name}: ${scenario.summary}`);
       const started = performance.now();
       try {
-        const outcome = await scenario.run({
+        const { value: outcome, time } = await timed(() => run({
           scale: args.scale,
           tiny: env.tiny,
           repeats: args.repeats,
@@ -46,15 +48,16 @@ async function main(argv: string[]): Promise<number> {
           env,
           keepDatabases: args.keepDatabases,
           seed: SEED,
+          peakRssSoFar: reports.flatMap((r) => (r.status === "ran" ? [{ name: r.name, peakRssMb: r.peakRssMb }] : [])),
           log,
-        });
+        }));
         for (const note of outcome.notes) log(`  · ${note}`);
-        log(`  ${scenario.name} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
-        reports.push({ name: scenario.name, summary: scenario.summary, status: "ran", ...outcome });
+        log(`  ${scenario.name} took ${timeLine(time)}`);
+        reports.push({ name: scenario.name, summary: scenario.summary, status: "ran", ...outcome, time });
       } catch (error) {
         killLiveChildren();
         const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        log(`  ${scenario.name} failed: ${message}`);
+        log(`  ${scenario.name} failed after ${((performance.now() - started) / 1000).toFixed(1)} s: ${message}`);
         reports.push({ name: scenario.name, summary: scenario.summary, status: "failed", error: message });
       }
     }
@@ -71,11 +74,13 @@ async function main(argv: string[]): Promise<number> {
       scenarios: reports,
     };
   } finally {
+    await settleDrops();
     await cluster.release();
   }
   log(`\nMachine: ${machineLine(report.machine)}`);
   log(`Engine: ${checkoutLine(report.checkout)}\n`);
   log(formatTable(report));
+  log(`\n${formatTimes(report)}`);
   const files = writeReport(report, env.resultsDir);
   log(`\nWrote ${files.json} and ${files.markdown} (${Math.round(report.durationSeconds)} s in all)`);
   return reports.some((r) => r.status === "failed") ? 1 : 0;

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createMember, createSession, openDatabase } from "@herald/db";
-import { createBenchDatabase, startBenchCluster, withClient } from "./bench-database.ts";
+import { createBenchDatabase, settleDrops, startBenchCluster, withClient } from "./bench-database.ts";
 import { readBenchEnv } from "./bench-env.ts";
 import { startHerald } from "./herald-process.ts";
 import { readProcessMemory } from "./process-stats.ts";
@@ -147,6 +147,7 @@ async function main(): Promise<void> {
     await herald.stop();
     await db.close();
     if (!KEEP) await database.drop();
+    await settleDrops();
     await cluster.release();
   }
 }

@@ -2,9 +2,13 @@ import type { PlannedScenario, Scenario } from "./scenario.ts";
 import { chartsScenario } from "./scenarios/charts.ts";
 import { criticalIdleScenario } from "./scenarios/critical-idle.ts";
 import { criticalLoadScenario } from "./scenarios/critical-load.ts";
+import { dispatchLatencyScenario } from "./scenarios/dispatch-latency.ts";
 import { dispatchScenario } from "./scenarios/dispatch.ts";
+import { emitScenario } from "./scenarios/emit.ts";
 import { fanOutScenario } from "./scenarios/fan-out.ts";
+import { ingestBatchScenario } from "./scenarios/ingest-batch.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
+import { memoryScenario } from "./scenarios/memory.ts";
 import { segmentCountScenario } from "./scenarios/segment-count.ts";
 
 const planned = (name: string, summary: string): PlannedScenario => ({ name, summary, run: null });
@@ -12,15 +16,16 @@ const planned = (name: string, summary: string): PlannedScenario => ({ name, sum
 /** Every scenario of the benchmark issue, in the order they run; `run: null` ones print "not built". */
 export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   ingestScenario,
-  planned("ingest-batch", "POST /api/v1/events/batch vs multi-row INSERT transactions"),
-  planned("emit", "herald.emit inside the caller's transaction vs a plain INSERT in it"),
+  ingestBatchScenario,
+  emitScenario,
   dispatchScenario,
-  planned("dispatch-20ms", "dispatch with 20 ms of provider latency per call"),
+  dispatchLatencyScenario,
   criticalIdleScenario,
   criticalLoadScenario,
   fanOutScenario,
   segmentCountScenario,
   planned("timeline", "one user's notification history"),
   chartsScenario,
-  planned("memory", "the server's memory over a long run"),
+  // Last: it reports the highest server RSS of every scenario above that ran.
+  memoryScenario,
 ];

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { checkoutLine, machineLine, type Checkout, type Machine } from "./machine.ts";
-import type { Metric, Scale, ScenarioOutcome } from "./scenario.ts";
+import type { Metric, Scale, ScenarioOutcome, TimeSpent } from "./scenario.ts";
 import type { Summary } from "./stats.ts";
 
 export type ScenarioReport =
-  | ({ name: string; summary: string; status: "ran" } & ScenarioOutcome)
+  | ({ name: string; summary: string; status: "ran"; time: TimeSpent } & ScenarioOutcome)
   | { name: string; summary: string; status: "not built" }
   | { name: string; summary: string; status: "failed"; error: string };
 
@@ -55,6 +55,19 @@ export function formatTable(report: BenchReport): string {
   return [line(rows[0]!), widths.map((w) => "─".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
+/** "41.2 s (setup and teardown 12.0 s, warm-up 3.1 s, rounds 26.1 s)" */
+export function timeLine(t: TimeSpent): string {
+  const setup = t.wallSeconds - t.warmupSeconds - t.roundsSeconds;
+  return `${t.wallSeconds.toFixed(1)} s (setup and teardown ${setup.toFixed(1)} s, warm-up ${t.warmupSeconds.toFixed(1)} s, rounds ${t.roundsSeconds.toFixed(1)} s)`;
+}
+
+/** Where the invocation's time went, one line per scenario that ran. */
+export function formatTimes(report: BenchReport): string {
+  const ran = report.scenarios.filter((s) => s.status === "ran");
+  const width = Math.max(...ran.map((s) => s.name.length), 0);
+  return [`Wall time, ${Math.round(report.durationSeconds)} s in all:`, ...ran.map((s) => `  ${s.name.padEnd(width)}  ${timeLine(s.time)}`)].join("\n");
+}
+
 export function formatMarkdown(report: BenchReport): string {
   const escape = (c: string) => c.replaceAll("|", "\\|");
   const lines = [
@@ -71,6 +84,7 @@ export function formatMarkdown(report: BenchReport): string {
     `| ${HEADER.map(() => "---").join(" | ")} |`,
     ...tableRows(report).map((r) => `| ${r.map(escape).join(" | ")} |`),
   ];
+  lines.push("", "```", formatTimes(report), "```");
   for (const s of report.scenarios) {
     if (s.status !== "ran") continue;
     lines.push("", `## ${s.name}`, "", s.summary, "", ...s.notes.map((n) => `- ${n}`));

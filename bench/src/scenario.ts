@@ -1,4 +1,4 @@
-import type { BenchCluster } from "./bench-database.ts";
+import { settleDrops, type BenchCluster } from "./bench-database.ts";
 import type { BenchEnv } from "./bench-env.ts";
 import type { Summary } from "./stats.ts";
 
@@ -16,6 +16,8 @@ export interface ScenarioContext {
   keepDatabases: boolean;
   /** Seeds every generator, so two runs of one scale generate the same data. */
   seed: number;
+  /** The peak server RSS each scenario run before this one recorded (0: it ran no server). */
+  peakRssSoFar: ReadonlyArray<{ name: string; peakRssMb: number }>;
   log(message: string): void;
 }
 
@@ -66,16 +68,21 @@ export interface Contender<T> {
 /**
  * A warm-up of every contender, then `repeats` rounds in which each runs once in turn
  * (H, B, H, B, …), so drift in the machine (page cache, autovacuum, a neighbour) hits all of
- * them alike. Returns each contender's measured samples in round order.
+ * them alike. Waits first for the databases earlier scenarios dropped (a drop forces a
+ * checkpoint). Returns each contender's measured samples in round order.
  */
 export async function interleave<T>(
   contenders: ReadonlyArray<Contender<T>>,
   options: { size: number; warmupSize: number; repeats: number; log: (message: string) => void; describe: (sample: T) => string },
 ): Promise<Map<string, T[]>> {
+  await settleDrops();
+  const warmupStarted = performance.now();
   for (const c of contenders) {
     const sample = await c.run(options.warmupSize, "warmup");
     options.log(`  warm-up  ${c.name.padEnd(28)} ${options.describe(sample)}`);
   }
+  const roundsStarted = performance.now();
+  spent.warmupMs += roundsStarted - warmupStarted;
   const samples = new Map<string, T[]>(contenders.map((c) => [c.name, []]));
   for (let round = 1; round <= options.repeats; round++) {
     for (const c of contenders) {
@@ -84,5 +91,28 @@ export async function interleave<T>(
       options.log(`  round ${round}  ${c.name.padEnd(28)} ${options.describe(sample)}`);
     }
   }
+  spent.roundsMs += performance.now() - roundsStarted;
   return samples;
+}
+
+/** Where a scenario's wall time went, seconds: the rest of it is setup and teardown. */
+export interface TimeSpent {
+  wallSeconds: number;
+  warmupSeconds: number;
+  roundsSeconds: number;
+}
+
+// Kept here rather than threaded through every scenario's call to interleave: one scenario runs at a time.
+const spent = { warmupMs: 0, roundsMs: 0 };
+
+/** Times a scenario's run, splitting off what its calls to `interleave` spent warming up and in rounds. */
+export async function timed<T>(run: () => Promise<T>): Promise<{ value: T; time: TimeSpent }> {
+  spent.warmupMs = 0;
+  spent.roundsMs = 0;
+  const started = performance.now();
+  const value = await run();
+  return {
+    value,
+    time: { wallSeconds: (performance.now() - started) / 1000, warmupSeconds: spent.warmupMs / 1000, roundsSeconds: spent.roundsMs / 1000 },
+  };
 }

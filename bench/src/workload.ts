@@ -61,6 +61,21 @@ export const BENCH_TEMPLATE_TYPE = {
   channels: (["push", "email", "sms"] as const).map((channel) => ({ channel, category: BENCH_CATEGORY, template: BENCH_TEMPLATE_KEY })),
 };
 
+/** Configuration as code, through the REST API with an admin key: the category and the three-channel bench type. */
+export async function configureBenchType(baseUrl: string, authorization: string): Promise<void> {
+  const put = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}/api/v1${path}`, {
+      method: "PUT",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`PUT /api/v1${path} answered ${response.status}: ${text}`);
+  };
+  await put(`/categories/${BENCH_CATEGORY}`, { label: "Bench" });
+  await put(`/notification-types/${BENCH_TYPE}`, BENCH_NOTIFICATION_TYPE);
+}
+
 /** External id of pool user i: u0 … u9999. */
 export function userExternalId(i: number): string {
   return `u${i}`;

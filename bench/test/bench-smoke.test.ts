@@ -34,9 +34,9 @@ interface MetricJson {
 }
 
 // No timing thresholds: this checks the harness, not Herald's speed (that is `pnpm bench`'s job).
-describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical-load,fanout,charts (HERALD_BENCH_TINY=1)", () => {
+describe("pnpm bench --scale small --only ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,charts,memory (HERALD_BENCH_TINY=1)", () => {
   it("runs every selected scenario against its baseline and writes the results file", async () => {
-    const run = await runBench(["--scale", "small", "--only", "ingest,dispatch,critical-idle,critical-load,fanout,charts"], {
+    const run = await runBench(["--scale", "small", "--only", "ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,charts,memory"], {
       HERALD_BENCH_TINY: "1",
       HERALD_BENCH_RESULTS_DIR: resultsDir,
     });
@@ -54,15 +54,20 @@ describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical
     expect(report.machine.postgres).toMatch(/^\d+/);
     expect(report.scenarios.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
       ["ingest", "ran"],
+      ["ingest-batch", "ran"],
+      ["emit", "ran"],
       ["dispatch", "ran"],
+      ["dispatch-20ms", "ran"],
       ["critical-idle", "ran"],
       ["critical-load", "ran"],
       ["fanout", "ran"],
       ["charts", "ran"],
+      ["memory", "ran"],
     ]);
     for (const scenario of report.scenarios) {
-      // The fan-out runs in the bench process itself: no server, no server RSS.
-      if (scenario.name !== "fanout") expect(scenario.peakRssMb, scenario.name).toBeGreaterThan(0);
+      // The fan-out and emit run in the bench process itself: no server, no server RSS.
+      if (!["fanout", "emit"].includes(scenario.name)) expect(scenario.peakRssMb, scenario.name).toBeGreaterThan(0);
+      expect(scenario.time.wallSeconds, scenario.name).toBeGreaterThanOrEqual(scenario.time.warmupSeconds + scenario.time.roundsSeconds);
       expect(scenario.metrics.length, scenario.name).toBeGreaterThan(0);
       for (const metric of scenario.metrics) {
         const summaries: SummaryJson[] = [metric.herald, metric.baseline?.summary].filter(Boolean);
@@ -82,5 +87,13 @@ describe("pnpm bench --scale small --only ingest,dispatch,critical-idle,critical
       expect(byName.get(name)?.baseline?.name, name).toBe("graphile-worker add_job → start");
     }
     expect(byName.get("p95 latency (ms)")?.verdict?.target).toBe("≤ 250 ms");
+
+    // Memory starts nothing: its one row is the highest peak any scenario's server reached.
+    const memory = report.scenarios.find((s: { name: string }) => s.name === "memory");
+    const peaks = report.scenarios.filter((s: { name: string }) => s.name !== "memory").map((s: { peakRssMb: number }) => s.peakRssMb);
+    expect(memory.metrics).toHaveLength(1);
+    expect(memory.metrics[0].herald.median).toBe(Math.max(...peaks));
+    expect(memory.metrics[0].verdict.target).toBe("≤ 300 MB");
+    expect(run.output).toMatch(/Wall time, \d+ s in all:\n {2}ingest +\d/);
   });
 });

@@ -3,7 +3,7 @@ import pg from "pg";
 import { startNoopDrain, type NoopDrain } from "../../baselines/graphile-worker-noop.ts";
 import { openSeedQueue, SEED_CLAIM_LIMIT, SEED_DRAINERS, SEED_QUEUE_SCHEMA, type SeedQueue } from "../../baselines/seed-queue.ts";
 import { createBenchDatabase, walBytes } from "../bench-database.ts";
-import { describePreset, presetEnv } from "../bench-env.ts";
+import { describePreset, presetEnv, type RunnerPreset } from "../bench-env.ts";
 import { sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf, warmupSizeOf } from "../sizes.ts";
@@ -26,7 +26,7 @@ const SEED = "seed's design";
 const INGEST_CHUNK = 2_000;
 const POLL_MS = 100;
 
-interface DispatchSample {
+export interface DispatchSample {
   /** Notifications (or, for the no-op drain, notification-equivalents) per second. */
   perSecond: number;
   /** Jobs per second: batch jobs for Herald, no-op jobs for graphile-worker. */
@@ -56,23 +56,13 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   let noop: NoopDrain | null = null;
   let seed: SeedQueue | null = null;
   try {
-    await prepareWorkload(pool, {
-      category: BENCH_CATEGORY,
-      template: { key: BENCH_TEMPLATE_KEY, name: "Bench receipt", channels: ["push", "email", "sms"], body: BENCH_TEMPLATE_BODY },
-      notificationType: { key: BENCH_TYPE, channels: BENCH_TEMPLATE_TYPE.channels },
-      users: { count: USER_POOL, phone: true, device: true },
-    });
+    await prepareDispatchWorkload(pool);
     await pool.query(SEED_QUEUE_SCHEMA);
     const server = await startHerald({
       databaseUrl: db.url,
       role: "worker",
       childBase: ctx.env.childBase,
-      env: {
-        ...presetEnv(preset),
-        // Delivery callbacks land an hour later: only the send path is measured.
-        HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000",
-        HERALD_SANDBOX_RATE_PER_SECOND: "1000000",
-      },
+      env: dispatchServerEnv(preset, 0),
     });
     herald = server;
     // The no-op drain has a database of its own: its job inserts would otherwise wake Herald's runners.
@@ -183,11 +173,35 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   }
 }
 
+/** The bench's published three-channel template and type, and a pool of users every gate lets through. */
+export async function prepareDispatchWorkload(pool: pg.Pool): Promise<void> {
+  await prepareWorkload(pool, {
+    category: BENCH_CATEGORY,
+    template: { key: BENCH_TEMPLATE_KEY, name: "Bench receipt", channels: ["push", "email", "sms"], body: BENCH_TEMPLATE_BODY },
+    notificationType: { key: BENCH_TYPE, channels: BENCH_TEMPLATE_TYPE.channels },
+    users: { count: USER_POOL, phone: true, device: true },
+  });
+}
+
+/** A worker's environment: the runner preset, an unlimited sandbox bucket, `latencyMs` per sandbox call on every channel. */
+export function dispatchServerEnv(preset: RunnerPreset, latencyMs: number): Record<string, string> {
+  const latency = String(latencyMs);
+  return {
+    ...presetEnv(preset),
+    // Delivery callbacks land an hour later: only the send path is measured.
+    HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000",
+    HERALD_SANDBOX_RATE_PER_SECOND: "1000000",
+    HERALD_SANDBOX_PUSH_LATENCY_MS: latency,
+    HERALD_SANDBOX_EMAIL_LATENCY_MS: latency,
+    HERALD_SANDBOX_SMS_LATENCY_MS: latency,
+  };
+}
+
 /**
  * One Herald round: ceil(n / 3) events ingested in one transaction (setup, the worker sees
  * nothing until the commit), then timed from the commit until none of them is pending.
  */
-async function heraldRound(pool: pg.Pool, server: HeraldProcess, seed: number, n: number, round: string, batchSize: number): Promise<DispatchSample> {
+export async function heraldRound(pool: pg.Pool, server: HeraldProcess, seed: number, n: number, round: string, batchSize: number): Promise<DispatchSample> {
   const events = generateEvents(seed, `dispatch-${round}`, Math.ceil(n / 3));
   const { rows: before } = await pool.query<{ id: string }>("SELECT coalesce(max(id), 0)::text AS id FROM herald.notifications");
   const after = before[0]!.id;

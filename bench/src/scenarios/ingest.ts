@@ -6,7 +6,7 @@ import { postConcurrently } from "../http-load.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf, warmupSizeOf } from "../sizes.ts";
 import { percentile, summarize } from "../stats.ts";
-import { BENCH_CATEGORY, BENCH_NOTIFICATION_TYPE, BENCH_TYPE, generateEvents, USER_POOL } from "../workload.ts";
+import { configureBenchType, generateEvents, USER_POOL } from "../workload.ts";
 
 const CONNECTIONS = 16;
 const HERALD = "Herald POST /events";
@@ -45,7 +45,7 @@ async function runIngest(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     ]);
     herald = server;
     const authorization = `Bearer ${key}`;
-    await configure(server.baseUrl, authorization);
+    await configureBenchType(server.baseUrl, authorization);
 
     const eventsUrl = new URL("/api/v1/events", server.baseUrl);
     const samples = await interleave<IngestSample>(
@@ -135,23 +135,8 @@ function sampleOf(n: number, durationMs: number, latenciesMs: Float64Array): Omi
   return { perSecond: n / (durationMs / 1000), p50Ms: percentile(latenciesMs, 50), p95Ms: percentile(latenciesMs, 95), serverCpuMs: 0 };
 }
 
-/** Configuration as code, through the REST API with an admin key. */
-async function configure(baseUrl: string, authorization: string): Promise<void> {
-  const put = async (path: string, body: unknown) => {
-    const response = await fetch(`${baseUrl}/api/v1${path}`, {
-      method: "PUT",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`PUT /api/v1${path} answered ${response.status}: ${text}`);
-  };
-  await put(`/categories/${BENCH_CATEGORY}`, { label: "Bench" });
-  await put(`/notification-types/${BENCH_TYPE}`, BENCH_NOTIFICATION_TYPE);
-}
-
 /** Every accepted event made its three notifications: a fast wrong answer is no result. */
-async function checkEverythingLanded(url: string, events: number): Promise<void> {
+export async function checkEverythingLanded(url: string, events: number): Promise<void> {
   const { rows } = await withClient(url, (c) =>
     c.query<{ events: number; notifications: number; baseline: number }>(
       `SELECT (SELECT count(*) FROM herald.events)::int AS events, (SELECT count(*) FROM herald.notifications)::int AS notifications,
