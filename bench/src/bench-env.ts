@@ -53,6 +53,8 @@ export function readBenchEnv(source: NodeJS.ProcessEnv = process.env): BenchEnv 
   ) as Omit<RunnerPreset, "overridden">;
   const childBase: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) if (source[name]) childBase[name] = source[name]!;
+  // Profiles every Herald process (and the CLI) the bench starts; each writes a .cpuprofile on exit.
+  if (source.HERALD_BENCH_CPU_PROF_DIR) childBase.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(source.HERALD_BENCH_CPU_PROF_DIR)}`;
   return {
     databaseUrl: source.DATABASE_URL || undefined,
     embeddedDataDir: path.join(REPO_ROOT, ".herald", "bench-pg"),

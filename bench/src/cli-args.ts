@@ -10,7 +10,7 @@ export interface BenchArgs {
 
 export const USAGE = `Usage: pnpm bench [--scale small|medium|large] [--only NAME,…] [--repeat N] [--keep-databases]
 
-  --scale           sizes of every scenario (default small; small finishes in under 2 minutes on 2 cores)
+  --scale           sizes of every scenario (default small: about 3 minutes on an idle 2-core machine)
   --only            run only these scenarios, e.g. --only ingest,dispatch
   --repeat          measured rounds per contender after the warm-up (default 3, at least 3)
   --keep-databases  leave each scenario's herald_bench_* database behind for inspection

@@ -2,11 +2,11 @@ import type { Scale } from "./scenario.ts";
 
 /** N per scale: events for ingest and emit, notifications for dispatch, users for fan-out and segments. */
 const SIZES = {
-  ingest: { small: 3_000, medium: 20_000, large: 100_000, tiny: 500 },
+  ingest: { small: 1_500, medium: 20_000, large: 100_000, tiny: 500 },
   // Whole batches of 1,000; at large the api-only server's outbox stays under its 2,000,000 backlog limit.
-  ingestBatch: { small: 20_000, medium: 50_000, large: 150_000, tiny: 2_000 },
-  emit: { small: 3_000, medium: 20_000, large: 100_000, tiny: 500 },
-  dispatch: { small: 5_000, medium: 50_000, large: 200_000, tiny: 600 },
+  ingestBatch: { small: 8_000, medium: 50_000, large: 150_000, tiny: 2_000 },
+  emit: { small: 2_000, medium: 20_000, large: 100_000, tiny: 500 },
+  dispatch: { small: 3_000, medium: 50_000, large: 200_000, tiny: 600 },
   fanout: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
   segmentCount: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
 } as const;
