@@ -52,7 +52,7 @@ describe("first admin, sign-in and sessions", () => {
     const second = await trpcMutation(server.url, "auth.signIn", { email, password: PASSWORD }, { cookie: firstCookie });
     const secondCookie = cookieFrom(second.setCookie);
     expect(secondCookie).not.toBe(firstCookie);
-    expect(await findSessionMember(server.database.prisma, hashToken(firstCookie.split("=")[1]!))).toBeNull();
+    expect(await findSessionMember(server.database.pool, hashToken(firstCookie.split("=")[1]!))).toBeNull();
     expect((await trpcQuery(server.url, "auth.me", undefined, { cookie: firstCookie })).data.member).toBeNull();
 
     const out = await trpcMutation(server.url, "auth.signOut", {}, { cookie: secondCookie });

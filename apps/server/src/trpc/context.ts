@@ -35,6 +35,6 @@ export interface Context extends AppServices {
 export async function createContext(services: AppServices, req: Request, res: Response): Promise<Context> {
   const token = readCookie(req, SESSION_COOKIE);
   const sessionId = token ? hashToken(token) : null;
-  const member = sessionId ? await findSessionMember(services.database.prisma, sessionId) : null;
+  const member = sessionId ? await findSessionMember(services.database.pool, sessionId) : null;
   return { ...services, req, res, member, sessionId: member ? sessionId : null, ip: req.ip ?? null };
 }

@@ -29,6 +29,31 @@ export function toMemberRecord(row: Row): MemberRecord {
   return { ...row, id: row.id.toString(), role: row.role as Role };
 }
 
+/** A member row as hand-written SQL reads it (`id::text`, snake_case columns). */
+export interface MemberColumns {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  password_hash: string;
+  disabled_at: Date | null;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+}
+
+export function memberFromColumns(row: MemberColumns): MemberRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role as Role,
+    passwordHash: row.password_hash,
+    disabledAt: row.disabled_at,
+    createdAt: row.created_at,
+    lastSignInAt: row.last_sign_in_at,
+  };
+}
+
 export async function findMemberByEmail(db: Db, email: string): Promise<MemberRecord | null> {
   const row = await db.member.findUnique({ where: { email: email.toLowerCase() } });
   return row && toMemberRecord(row);

@@ -14,7 +14,7 @@ export const IMPORT_CAPABILITY = "audience.import";
  */
 export async function requireImporter(services: AppServices, req: Request): Promise<MemberRecord> {
   const token = readCookie(req, SESSION_COOKIE);
-  const member = token ? await findSessionMember(services.database.prisma, hashToken(token)) : null;
+  const member = token ? await findSessionMember(services.database.pool, hashToken(token)) : null;
   if (!member) throw new AppError("UNAUTHORIZED", "Sign in to continue", { apiCode: "unauthorized" });
   if (!services.access.capabilities.get(IMPORT_CAPABILITY)?.has(member.role)) {
     throw new AppError("FORBIDDEN", `Your role (${member.role}) may not import (${IMPORT_CAPABILITY})`, { apiCode: "forbidden" });
