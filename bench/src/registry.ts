@@ -10,6 +10,7 @@ import { ingestBatchScenario } from "./scenarios/ingest-batch.ts";
 import { ingestScenario } from "./scenarios/ingest.ts";
 import { memoryScenario } from "./scenarios/memory.ts";
 import { segmentCountScenario } from "./scenarios/segment-count.ts";
+import { timelineScenario } from "./scenarios/timeline.ts";
 
 const planned = (name: string, summary: string): PlannedScenario => ({ name, summary, run: null });
 
@@ -24,7 +25,7 @@ export const SCENARIOS: ReadonlyArray<Scenario | PlannedScenario> = [
   criticalLoadScenario,
   fanOutScenario,
   segmentCountScenario,
-  planned("timeline", "one user's notification history"),
+  timelineScenario,
   chartsScenario,
   // Last: it reports the highest server RSS of every scenario above that ran.
   memoryScenario,

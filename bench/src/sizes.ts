@@ -9,6 +9,7 @@ const SIZES = {
   dispatch: { small: 3_000, medium: 50_000, large: 200_000, tiny: 600 },
   fanout: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
   segmentCount: { small: 50_000, medium: 200_000, large: 1_000_000, tiny: 2_000 },
+  timeline: { small: 200_000, medium: 1_000_000, large: 10_000_000, tiny: 10_000 },
 } as const;
 
 export function sizeOf(scenario: keyof typeof SIZES, scale: Scale, tiny: boolean): number {

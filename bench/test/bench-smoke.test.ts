@@ -34,9 +34,9 @@ interface MetricJson {
 }
 
 // No timing thresholds: this checks the harness, not Herald's speed (that is `pnpm bench`'s job).
-describe("pnpm bench --scale small --only ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,charts,memory (HERALD_BENCH_TINY=1)", () => {
+describe("pnpm bench --scale small --only ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,timeline,charts,memory (HERALD_BENCH_TINY=1)", () => {
   it("runs every selected scenario against its baseline and writes the results file", async () => {
-    const run = await runBench(["--scale", "small", "--only", "ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,charts,memory"], {
+    const run = await runBench(["--scale", "small", "--only", "ingest,ingest-batch,emit,dispatch,dispatch-20ms,critical-idle,critical-load,fanout,timeline,charts,memory"], {
       HERALD_BENCH_TINY: "1",
       HERALD_BENCH_RESULTS_DIR: resultsDir,
     });
@@ -61,6 +61,7 @@ describe("pnpm bench --scale small --only ingest,ingest-batch,emit,dispatch,disp
       ["critical-idle", "ran"],
       ["critical-load", "ran"],
       ["fanout", "ran"],
+      ["timeline", "ran"],
       ["charts", "ran"],
       ["memory", "ran"],
     ]);

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
 import { rebuildAnalytics, rollUpAnalytics } from "@herald/db";
 import pg from "pg";
 import { createBenchDatabase } from "../bench-database.ts";
+import { signInAs, timedGet } from "../dashboard-session.ts";
 import { startHerald, type HeraldProcess } from "../herald-process.ts";
 import type { Scale, Scenario, ScenarioContext, ScenarioOutcome } from "../scenario.ts";
 import { percentile, summarize, type Summary } from "../stats.ts";
@@ -48,7 +48,7 @@ async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     ctx.log(`  incremental: ${late.events.toLocaleString("en")} late opens rolled up in ${late.seconds.toFixed(1)} s (${late.batches} batches)`);
 
     herald = await startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase });
-    const cookie = await signIn(pool);
+    const cookie = await signInAs(pool, "viewer");
     const { rows: today } = await pool.query<{ d: string }>("SELECT (now() AT TIME ZONE 'UTC')::date::text AS d");
     const to = today[0]!.d;
     const from = new Date(Date.parse(`${to}T00:00:00Z`) - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
@@ -206,26 +206,6 @@ async function lateOpens(pool: pg.Pool): Promise<{ events: number; seconds: numb
     if (step.caughtUp) break;
   }
   return { events: rowCount ?? 0, seconds: (performance.now() - started) / 1000, batches };
-}
-
-/** A member and a session, as signing in makes them: the cookie carries the token, the table its SHA-256. */
-async function signIn(pool: pg.Pool): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
-  await pool.query(
-    `WITH m AS (INSERT INTO herald.members (email, name, role, password_hash) VALUES ('viewer@bench.example', 'Bench viewer', 'viewer', '-') RETURNING id)
-     INSERT INTO herald.sessions (id, member_id, expires_at) SELECT $1, m.id, now() + interval '1 day' FROM m`,
-    [createHash("sha256").update(token).digest("hex")],
-  );
-  return `herald_session=${token}`;
-}
-
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { cookie } });
-  const body = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${body.slice(0, 500)}`);
-  return ms;
 }
 
 async function timedQuery(pool: pg.Pool, text: string, values: unknown[]): Promise<number> {
