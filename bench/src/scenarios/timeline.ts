@@ -4,13 +4,16 @@ import { createBenchDatabase } from "../bench-database.ts";
 import { signInAs, timedGet, trpcQueryUrl } from "../dashboard-session.ts";
 import { startHerald, type HeraldProcess } from "../herald-process.ts";
 import { mulberry32, randomInt } from "../random.ts";
-import type { Metric, Scenario, ScenarioContext, ScenarioOutcome } from "../scenario.ts";
+import { interleave, type Metric, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf } from "../sizes.ts";
 import { percentile, summarize } from "../stats.ts";
 
 const HERALD = "Herald tRPC userHistory";
 const HERALD_SQL = "Herald's SQL, no HTTP";
 const BARE = "bare indexed SQL";
+const FLOOR = "system.status (floor)";
+/** system.status calls per round: the floor of any signed-in call. */
+const FLOOR_REQUESTS = 40;
 /** First pages asked for per contender per round, each for a user (and filter) drawn anew. */
 const REQUESTS = 200;
 const TINY_REQUESTS = 20;
@@ -70,30 +73,42 @@ async function runTimeline(ctx: ScenarioContext): Promise<ScenarioOutcome> {
       { name: BARE, one: (ask) => timed(() => pool.query(BARE_FIRST_PAGE, [ask.userId, ask.filter.channel ?? null, ask.filter.status ?? null, PAGE])) },
     ];
     const floorUrl = trpcQueryUrl(baseUrl, "system.status");
-    const runRound = async (asks: Ask[]) => {
-      const byContender = new Map<string, Sample[]>();
-      for (const c of contenders) {
-        const samples: Sample[] = [];
-        for (const ask of asks) samples.push({ ask, ms: await c.one(ask) });
-        byContender.set(c.name, samples);
-      }
-      const floor: number[] = [];
-      for (let i = 0; i < Math.min(asks.length, 40); i++) floor.push(await timedGet(floorUrl, cookie));
-      return { byContender, floor };
+    // Every contender answers the same asks in a round: drawn once per round name.
+    const asksByRound = new Map<string, Ask[]>();
+    const asksOf = (n: number, round: string) => {
+      if (!asksByRound.has(round)) asksByRound.set(round, draw(n));
+      return asksByRound.get(round)!;
     };
-    const describe = (samples: Sample[]) => `p50 ${percentile(ms(samples), 50).toFixed(1)} ms, p95 ${percentile(ms(samples), 95).toFixed(1)} ms`;
-
-    const warm = await runRound(draw(Math.max(10, Math.round(requests / 4))));
-    for (const c of contenders) ctx.log(`  warm-up  ${c.name.padEnd(26)} ${describe(warm.byContender.get(c.name)!)}`);
-    const rounds: Array<Awaited<ReturnType<typeof runRound>>> = [];
-    for (let round = 1; round <= ctx.repeats; round++) {
-      rounds.push(await runRound(draw(requests)));
-      for (const c of contenders) ctx.log(`  round ${round}  ${c.name.padEnd(26)} ${describe(rounds.at(-1)!.byContender.get(c.name)!)}`);
-      ctx.log(`  round ${round}  ${"system.status (floor)".padEnd(26)} p95 ${percentile(rounds.at(-1)!.floor, 95).toFixed(1)} ms`);
-    }
+    const sampled = await interleave<Sample[]>(
+      [
+        ...contenders.map((c) => ({
+          name: c.name,
+          run: async (n: number, round: string) => {
+            const samples: Sample[] = [];
+            for (const ask of asksOf(n, round)) samples.push({ ask, ms: await c.one(ask) });
+            return samples;
+          },
+        })),
+        {
+          name: FLOOR,
+          run: async (n: number) => {
+            const samples: Sample[] = [];
+            for (let i = 0; i < Math.min(n, FLOOR_REQUESTS); i++) samples.push({ ask: FLOOR_ASK, ms: await timedGet(floorUrl, cookie) });
+            return samples;
+          },
+        },
+      ],
+      {
+        size: requests,
+        warmupSize: Math.max(10, Math.round(requests / 4)),
+        repeats: ctx.repeats,
+        log: ctx.log,
+        describe: (samples) => `p50 ${percentile(ms(samples), 50).toFixed(1)} ms, p95 ${percentile(ms(samples), 95).toFixed(1)} ms`,
+      },
+    );
 
     const p95Of = (name: string, keep: (a: Ask) => boolean) =>
-      summarize(rounds.map((r) => percentile(ms(r.byContender.get(name)!.filter((s) => keep(s.ask))), 95)));
+      summarize(sampled.get(name)!.map((round) => percentile(ms(round.filter((s) => keep(s.ask))), 95)));
     const slices: Array<{ label: string; keep: (a: Ask) => boolean }> = [
       { label: "every first page", keep: () => true },
       { label: `the ${HEAVY} heaviest users`, keep: (a) => a.heavy },
@@ -112,16 +127,16 @@ async function runTimeline(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     });
     metrics.push(
       { metric: "p95 ms, every first page, Herald's SQL without HTTP", herald: p95Of(HERALD_SQL, () => true), baseline: { name: BARE, summary: p95Of(BARE, () => true) }, verdict: null },
-      { metric: "p95 ms, tRPC floor (system.status)", herald: summarize(rounds.map((r) => percentile(r.floor, 95))), baseline: null, verdict: null },
+      { metric: "p95 ms, tRPC floor (system.status)", herald: p95Of(FLOOR, () => true), baseline: null, verdict: null },
     );
-    const asked = rounds.flatMap((r) => r.byContender.get(HERALD)!.map((s) => s.ask));
+    const asked = sampled.get(HERALD)!.flat().map((s) => s.ask);
     return {
       notes: [
         `${size.toLocaleString("en")} notifications over ${DAYS} days to ${users.toLocaleString("en")} users (user rank ⌊users·u²⌋: the heaviest has ${heaviest[0]!.count.toLocaleString("en")}, the ${HEAVY}th ${heaviest.at(-1)!.count.toLocaleString("en")}), ${generated.events.toLocaleString("en")} events in their log, generated set-based in ${generated.seconds.toFixed(0)} s (secondary indexes rebuilt after the load, then VACUUM ANALYZE); database ${generated.databaseGb.toFixed(1)} GB`,
         `Herald: GET /trpc/notifications.userHistory (limit ${PAGE}, the dashboard's first page, each row with its event log) with a support member's session cookie, HERALD_ROLE=api, one request at a time; latency includes HTTP, the session, the role check, zod and JSON`,
         `${requests} first pages per contender per round, the same asks for each: a quarter for one of the ${HEAVY} heaviest users, half for a user drawn by notification count, a quarter for any user; ${share(asked, (a) => a.filter.channel !== undefined)} filtered by channel, ${share(asked, (a) => a.filter.status !== undefined)} by status (delivered, bounced or skipped)`,
         `"Herald's SQL" is listUserNotifications (the procedure's own query, event logs and all) over a pg connection; "${BARE}" reads the same page's notification rows alone by the (user_id, created_at desc, id desc) index, no event log, no HTTP`,
-        "the floor row is GET /trpc/system.status in the same rounds (40 per round): a signed-in procedure that reads one setting",
+        `the floor row is GET /trpc/system.status in the same rounds (${FLOOR_REQUESTS} per round): a signed-in procedure that reads one setting`,
       ],
       metrics,
       peakRssMb: herald.peakRssMb(),
@@ -161,6 +176,7 @@ function drawAsk(random: () => number, users: number, heaviest: ReadonlyArray<{ 
 }
 
 const userIdOf = (rank: number) => `tl-${rank}`;
+const FLOOR_ASK: Ask = { userId: "", heavy: false, filter: {} };
 
 /**
  * The tRPC answer is the page the bare SQL reads (same ids, newest first), with event logs, for
