@@ -121,6 +121,10 @@ export const ENV_VARIABLES = {
     description: "Firebase service-account JSON (the document itself, or a path to it). Push uses FCM when set.",
   },
   HERALD_FCM_ENDPOINT: { schema: z.url().optional(), description: "Overrides the FCM v1 API origin (a local simulator in tests)." },
+  HERALD_FCM_TOKEN_ENDPOINT: {
+    schema: z.url().optional(),
+    description: "Sends firebase-admin's OAuth token exchange to this origin instead of `oauth2.googleapis.com` (a local simulator in tests).",
+  },
   HERALD_IMPORT_MAX_MIB: {
     schema: z.coerce.number().int().min(1).max(1_048_576).default(2048),
     description: "Largest CSV file the dashboard's import accepts, in MiB (the upload streams to Postgres, never into memory).",

@@ -31,6 +31,7 @@ export const providerFactories = (env: Pick<Env, "publicUrl">): ProviderFactorie
       name: spec.name,
       serviceAccount: JSON.parse(spec.secrets.serviceAccount ?? "{}") as object,
       ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
+      ...(spec.settings.tokenEndpoint ? { tokenEndpoint: String(spec.settings.tokenEndpoint) } : {}),
     }),
   ses: (spec) =>
     createSesProvider({

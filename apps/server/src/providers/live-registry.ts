@@ -46,7 +46,7 @@ export function environmentSpecs(env: Env): ProviderSpec[] {
   if (env.HERALD_FCM_SERVICE_ACCOUNT) {
     const raw = env.HERALD_FCM_SERVICE_ACCOUNT.trim();
     const serviceAccount = raw.startsWith("{") ? raw : fs.readFileSync(raw, "utf8");
-    specs.push(spec("push", "fcm", { endpoint: env.HERALD_FCM_ENDPOINT }, { serviceAccount }));
+    specs.push(spec("push", "fcm", { endpoint: env.HERALD_FCM_ENDPOINT, tokenEndpoint: env.HERALD_FCM_TOKEN_ENDPOINT }, { serviceAccount }));
   }
   return specs;
 }

@@ -33,7 +33,7 @@ export const PROVIDER_KINDS = {
   },
   fcm: {
     channels: ["push"] as Channel[],
-    settings: z.object({ endpoint: z.url().optional(), ratePerSecond: rate }),
+    settings: z.object({ endpoint: z.url().optional(), tokenEndpoint: z.url().optional(), ratePerSecond: rate }),
     secrets: z.object({
       serviceAccount: z.string().refine((s) => {
         try {

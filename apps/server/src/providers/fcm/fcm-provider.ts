@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Platform } from "@herald/core";
 import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
 import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import { redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
 import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
 
 /** Firebase Cloud Messaging through the HTTP v1 API (docs/decisions/0007-fcm-transport.md says why not the SDK's send). */
@@ -12,6 +13,8 @@ export interface FcmConfig {
   serviceAccount: object;
   /** Overrides https://fcm.googleapis.com (HERALD_FCM_ENDPOINT: a local simulator in tests). */
   endpoint?: string;
+  /** Where the OAuth token exchange connects instead of oauth2.googleapis.com (HERALD_FCM_TOKEN_ENDPOINT). */
+  tokenEndpoint?: string;
   /** The platform of a token when Herald knows it: the request then carries only that platform's options. */
   platformOf?: (token: string) => Platform | undefined;
 }
@@ -35,11 +38,18 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const MISMATCH_OUTAGE_MIN_TOKENS = 3;
 
 /** The firebase-admin app of one service account: initialised once per config, then reused. */
-export function firebaseAppFor(name: string, serviceAccount: object): App {
-  const fingerprint = createHash("sha256").update(JSON.stringify(serviceAccount)).digest("hex").slice(0, 16);
+export function firebaseAppFor(name: string, serviceAccount: object, tokenEndpoint?: string): App {
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([serviceAccount, tokenEndpoint ?? null]))
+    .digest("hex")
+    .slice(0, 16);
   const appName = `herald:${name}:${fingerprint}`;
+  const existing = getApps().find((app) => app.name === appName);
+  if (existing) return existing;
   // cert() copies snake_case fields to camelCase on the object it is given: give it a copy.
-  return getApps().find((app) => app.name === appName) ?? initializeApp({ credential: cert({ ...serviceAccount } as ServiceAccount) }, appName);
+  const credential = cert({ ...serviceAccount } as ServiceAccount);
+  if (tokenEndpoint) redirectTokenExchange(credential, tokenEndpointAgent(tokenEndpoint));
+  return initializeApp({ credential }, appName);
 }
 
 function projectIdOf(serviceAccount: object): string {
@@ -87,7 +97,7 @@ export function fcmRequestBody(message: OutboundMessage, token: string, platform
  */
 export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions = {}): Provider {
   const projectId = projectIdOf(config.serviceAccount);
-  const app = firebaseAppFor(config.name, config.serviceAccount);
+  const app = firebaseAppFor(config.name, config.serviceAccount, config.tokenEndpoint);
   const credential = app.options.credential!;
   const url = `${(config.endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, "")}/v1/projects/${projectId}/messages:send`;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
