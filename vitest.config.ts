@@ -5,7 +5,7 @@ import { testReporters } from "./vitest.reporters.ts";
 // this suite needs neither Chromium nor a web build.
 export default defineConfig({
   test: {
-    projects: ["packages/core", "packages/db", "apps/server", "tests", "bench"],
+    projects: ["packages/core", "packages/db", "apps/server", "tests", "tests/chaos", "bench"],
     reporters: testReporters("unit"),
   },
 });

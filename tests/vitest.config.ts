@@ -10,7 +10,8 @@ export default defineProject({
     dir: fileURLToPath(new URL(".", import.meta.url)),
     include: ["**/*.test.ts"],
     // tests/browser has its own config (vitest.browser.config.ts): it needs Chromium and a web build.
-    exclude: [...configDefaults.exclude, "browser/**"],
+    // tests/chaos is a project of its own (its smoke scenario runs in the unit suite).
+    exclude: [...configDefaults.exclude, "browser/**", "chaos/**"],
     testTimeout: 600_000,
     hookTimeout: 900_000,
   },

@@ -1,0 +1,136 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { openDatabase, type Database } from "@herald/db";
+import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
+import { startWorker, type HeraldWorker } from "./herald-worker.ts";
+import { acceptedButUnrecorded, installInstrumentation, storeLedger } from "./instrumentation.ts";
+import { checkInvariants, type ScenarioSummary } from "./invariants.ts";
+import { ProviderSimulator } from "./simulator/simulator.ts";
+
+export const RESULTS_DIR = process.env.HERALD_CHAOS_RESULTS ?? fileURLToPath(new URL("../results", import.meta.url));
+
+/**
+ * One scenario: its own database (cloned from the migrated template), the simulator, the
+ * worker processes it starts, and the duplicate budget the faults it injects earn.
+ */
+export class Scenario {
+  readonly workers: HeraldWorker[] = [];
+  private budget = 0;
+  private maxLockAgeS = 0;
+  private sampler: NodeJS.Timeout | null = null;
+
+  private constructor(
+    readonly name: string,
+    private readonly testDatabase: TestDatabase,
+    readonly database: Database,
+    readonly sim: ProviderSimulator,
+  ) {}
+
+  static async open(name: string, templateUrl: string): Promise<Scenario> {
+    const testDatabase = await createTestDatabase(templateUrl);
+    const database = openDatabase(testDatabase.url);
+    await installInstrumentation(database.pool);
+    const sim = new ProviderSimulator();
+    await sim.start();
+    const scenario = new Scenario(name, testDatabase, database, sim);
+    scenario.sampleLocks();
+    return scenario;
+  }
+
+  get sql() {
+    return this.database.pool;
+  }
+
+  startWorker(extra: Record<string, string> = {}): HeraldWorker {
+    const worker = startWorker(this.testDatabase.url, this.sim.url, extra);
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /**
+   * kill -9, then count what the provider had accepted that Herald had not recorded: the sends
+   * this kill may repeat. The process is gone when the count is read, so nothing more commits.
+   */
+  async kill9(worker: HeraldWorker): Promise<number> {
+    await worker.kill9();
+    const exposed = await acceptedButUnrecorded(this.sql, this.sim.ledger);
+    this.budget += exposed;
+    return exposed;
+  }
+
+  /** Waits until the worker has started its runners (its first heartbeat is written after them). */
+  async ready(worker: HeraldWorker, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await this.sql.query(`SELECT 1 FROM herald.worker_heartbeats WHERE pid = $1`, [worker.pid]);
+      if (rows.length > 0) return;
+      if (worker.child.exitCode !== null || Date.now() > deadline) throw new Error(`${this.name}: worker ${worker.pid} did not start\n${worker.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Waits until every expected notification exists and is settled (status and dispatch state). */
+  async drain(expected: number, timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await this.sql.query<{ total: number; unsettled: number }>(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'pending' OR dispatch_state <> 'done')::int AS unsettled FROM herald.notifications`,
+      );
+      const { total, unsettled } = rows[0]!;
+      if (total >= expected && unsettled === 0) return;
+      if (Date.now() > deadline) {
+        const logs = this.workers.map((w) => w.output().slice(-2000)).join("\n---\n");
+        throw new Error(`${this.name}: ${unsettled} of ${total} notifications (expected ${expected}) still unsettled after ${timeoutMs} ms\n${logs}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /** Stops every live worker gracefully and returns their exit codes. */
+  async stopWorkers(): Promise<Array<number | string | null>> {
+    const live = this.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    return Promise.all(live.map((w) => w.terminate()));
+  }
+
+  /** Stops the workers, copies the ledger in, checks the invariants and writes the JSON summary. */
+  async finish(expected: number): Promise<ScenarioSummary> {
+    const exits = await this.stopWorkers();
+    if (exits.some((code) => code !== 0)) throw new Error(`${this.name}: a worker did not stop cleanly (${exits.join(", ")})`);
+    this.stopSampling();
+    await storeLedger(this.sql, this.sim.ledger);
+    const summary = await checkInvariants(this.sql, {
+      name: this.name,
+      expected,
+      duplicateBudget: this.budget + this.sim.acceptedUnanswered(),
+      maxLockAgeS: this.maxLockAgeS,
+    });
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS_DIR, `${this.name}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+    return summary;
+  }
+
+  async close(): Promise<void> {
+    this.stopSampling();
+    for (const w of this.workers) w.child.kill("SIGKILL");
+    await Promise.all(this.workers.map((w) => w.exit));
+    await this.sim.stop();
+    await this.database.close();
+    await this.testDatabase.drop();
+  }
+
+  private sampleLocks(): void {
+    const sample = async () => {
+      const { rows } = await this.sql.query<{ age: number | null }>(
+        `SELECT extract(epoch FROM now() - min(locked_at))::float8 AS age FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL`,
+      );
+      this.maxLockAgeS = Math.max(this.maxLockAgeS, rows[0]?.age ?? 0);
+    };
+    this.sampler = setInterval(() => void sample().catch(() => undefined), 500);
+  }
+
+  private stopSampling(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sampler = null;
+  }
+}
