@@ -122,6 +122,23 @@ describe("the dispatcher", () => {
     expect(provider.calls).toHaveLength(3);
   });
 
+  it("counts a Retry-After from when the provider answered, not from when the batch was claimed", async () => {
+    // Found by the reliability suite's 429 storm (tests/chaos): a batch that spent time on its
+    // calls retried a throttled message before the provider's Retry-After had passed.
+    const claimedAt = new Date("2026-12-01T10:00:00Z");
+    const answeredAt = new Date("2026-12-01T10:00:40Z");
+    let clock = claimedAt;
+    const provider = new ScriptedProvider("primary-ra", "email").answer(() => {
+      clock = answeredAt; // the calls of a long batch took 40 s
+      return { kind: "retry", reason: "http_429", afterMs: 12_000, providerCode: "429" };
+    });
+    const id = await notification();
+    await dispatchBatch({ ...deps({ primary: provider }), now: () => clock }, "email", [id], "90");
+    const r = await row(id);
+    expect(r.dispatch_state).toBe("retry_wait");
+    expect((r.next_attempt_at as Date).toISOString()).toBe(new Date(answeredAt.getTime() + 12_000).toISOString());
+  });
+
   it("dead-letters at max age counted from the first attempt, excluding time spent deferred", async () => {
     const provider = new ScriptedProvider("primary-4", "email").always({ kind: "retry", reason: "http_500" });
     const d = deps({ primary: provider }, { retry: { ...POLICY.retry, maxAttempts: 50, maxAgeMs: 60 * 60_000 } });

@@ -126,7 +126,10 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   if (!chosen || sending.length === 0) return;
 
   const results = await callProvider(deps.log, chosen, sending.map((s) => s.message));
-  await recordResults(deps, chosen, sending.map((s) => s.n), results, policy, now, random);
+  // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
+  // and a Retry-After counted from before them would knock again before the provider allows.
+  const answeredAt = deps.now?.() ?? new Date();
+  await recordResults(deps, chosen, sending.map((s) => s.n), results, policy, answeredAt, random);
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
