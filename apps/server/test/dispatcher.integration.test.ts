@@ -126,7 +126,7 @@ describe("the dispatcher", () => {
     // Found by the reliability suite's 429 storm (tests/chaos): a batch that spent time on its
     // calls retried a throttled message before the provider's Retry-After had passed.
     const claimedAt = new Date("2026-12-01T10:00:00Z");
-    const answeredAt = new Date("2026-12-01T10:00:40Z");
+    const answeredAt = new Date("2026-12-01T10:00:40.400Z");
     let clock = claimedAt;
     const provider = new ScriptedProvider("primary-ra", "email").answer(() => {
       clock = answeredAt; // the calls of a long batch took 40 s
@@ -136,7 +136,9 @@ describe("the dispatcher", () => {
     await dispatchBatch({ ...deps({ primary: provider }), now: () => clock }, "email", [id], "90");
     const r = await row(id);
     expect(r.dispatch_state).toBe("retry_wait");
-    expect((r.next_attempt_at as Date).toISOString()).toBe(new Date(answeredAt.getTime() + 12_000).toISOString());
+    // 40.4 s + 12 s, rounded up to the whole second: the pump runs a row's job at the start of
+    // the second it is due in, which must not be before the provider's Retry-After.
+    expect((r.next_attempt_at as Date).toISOString()).toBe("2026-12-01T10:00:53.000Z");
   });
 
   it("dead-letters at max age counted from the first attempt, excluding time spent deferred", async () => {

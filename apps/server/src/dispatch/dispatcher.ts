@@ -189,7 +189,7 @@ async function recordResults(
         });
         decisions.push(
           next.kind === "retry"
-            ? { ...base, kind: "retry", reason: outcome.reason, until: next.at }
+            ? { ...base, kind: "retry", reason: outcome.reason, until: outcome.afterMs === undefined ? next.at : wholeSecondAtOrAfter(next.at) }
             : { ...base, kind: "dead", reason: next.reason, error: outcome.reason },
         );
         break;
@@ -202,4 +202,14 @@ async function recordResults(
   await deactivateTokens(deps.sql, invalidTokens);
   for (const result of breakerResults) await deps.breakers.record(provider.name, result, now);
   await results.afterRecorded?.();
+}
+
+/**
+ * The pump gives rows due in the same second one job that runs at the start of that second
+ * (herald.pump truncates run_at): a retry due at 12.4 s would run at 12.0 s, before the
+ * provider's Retry-After. Rounding a wait the provider asked for up to a whole second keeps it
+ * at or after.
+ */
+function wholeSecondAtOrAfter(at: Date): Date {
+  return new Date(Math.ceil(at.getTime() / 1000) * 1000);
 }

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { Scenario } from "../src/scenario.ts";
+import { hang, ok, type FaultPlan } from "../src/simulator/faults.ts";
+import { emitNews, seedWorkload } from "../src/workload.ts";
+
+const USERS = 40;
+// Long enough that the killed worker has other calls in flight too.
+const LATENCY = ok(150);
+
+describe("kill -9 of a worker", () => {
+  let scenario: Scenario | undefined;
+  afterEach(async () => scenario?.close());
+
+  async function run(name: string, killOn: { provider: "ses" | "twilio"; plan: FaultPlan; when: (fault: string) => boolean }) {
+    scenario = await Scenario.open(name, inject("templateUrl"));
+    const s = scenario;
+    await seedWorkload(s.sql, USERS);
+    for (const provider of ["ses", "twilio", "fcm"] as const) s.sim.plan(provider, provider === killOn.provider ? killOn.plan : LATENCY);
+    const first = s.startWorker();
+    await s.ready(first);
+    let exposed = -1;
+    let victim: string | null = null;
+    s.sim.onRequest = async (entry) => {
+      if (exposed >= 0 || entry.provider !== killOn.provider || !killOn.when(entry.fault.kind)) return;
+      victim = entry.address;
+      exposed = 0;
+      // Before the simulator answers: the worker dies with this call (and its batch-mates) open.
+      exposed = await s.kill9(first);
+    };
+    const expected = await emitNews(s.sql, USERS);
+    while (exposed < 0 || first.child.exitCode === null && first.child.signalCode === null) await new Promise((r) => setTimeout(r, 100));
+    // The dead worker's heartbeat goes silent (2 s here); the next worker frees its jobs at start.
+    await new Promise((r) => setTimeout(r, 2500));
+    await s.ready(s.startWorker());
+    await s.drain(expected);
+    const summary = await s.finish(expected);
+    return { summary, exposed, victim: victim as string | null };
+  }
+
+  it("during the provider call (before the provider accepted): nothing lost, duplicates within what the kill exposed", async () => {
+    // The tenth SMS hangs at the provider, unaccepted, and the worker is killed while it waits.
+    const { summary, victim } = await run("kill9-during-call", {
+      provider: "twilio",
+      plan: (_e, index) => (index === 9 ? hang() : LATENCY),
+      when: (fault) => fault === "hang",
+    });
+    expect(summary).toMatchObject({ notifications: summary.expected, lost: 0, status_regressions: 0, locked_jobs: 0 });
+    expect(summary.statuses).toEqual({ sent: summary.expected });
+    expect(summary.duplicates).toBeLessThanOrEqual(summary.duplicate_budget);
+    // The hung message was sent afterwards, once.
+    const accepted = scenario!.sim.ledger.filter((e) => e.address === victim && e.accepted);
+    expect(accepted).toHaveLength(1);
+  });
+
+  it("after the provider accepted, before Herald recorded it: the exposed sends are the only duplicates", async () => {
+    const { summary, exposed, victim } = await run("kill9-after-accept", {
+      provider: "ses",
+      plan: (_e, index) => (index === 9 ? ok() : LATENCY),
+      when: (fault) => fault === "ok",
+    });
+    // The killed call itself was accepted and never recorded: the budget is at least that one.
+    expect(exposed).toBeGreaterThanOrEqual(1);
+    expect(summary).toMatchObject({ notifications: summary.expected, lost: 0, status_regressions: 0, locked_jobs: 0 });
+    expect(summary.statuses).toEqual({ sent: summary.expected });
+    expect(summary.duplicates).toBeLessThanOrEqual(summary.duplicate_budget);
+    expect(summary.duplicate_budget).toBe(exposed);
+    expect(scenario!.sim.ledger.filter((e) => e.address === victim && e.accepted).length).toBeLessThanOrEqual(2);
+  });
+});
