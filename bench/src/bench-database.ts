@@ -72,7 +72,17 @@ export async function createBenchDatabase(clusterUrl: string, label: string, opt
     name,
     url,
     drop: async () => {
-      const dropping = withClient(maintenanceUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(
+      const dropping = withClient(maintenanceUrl, async (c) => {
+        // pg-pool's end() resolves before its sockets have closed; a FORCE in that moment ends
+        // them with 57P01, which their pool reports as an unhandled error and the run dies. So
+        // the scenario's own connections get two seconds to go, and FORCE ends only leftovers.
+        for (let waited = 0; waited < 2_000; waited += 50) {
+          const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0]!.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      }).then(
         () => undefined,
         (error: unknown) => {
           process.stderr.write(`bench: dropping ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -94,6 +104,17 @@ const pendingDrops = new Set<Promise<void>>();
 /** Resolves once every database dropped so far is gone. */
 export async function settleDrops(): Promise<void> {
   while (pendingDrops.size > 0) await Promise.all(pendingDrops);
+}
+
+/**
+ * A pool on a bench database. An idle connection that Postgres ends (57P01: a forced drop or
+ * pg_terminate_backend) is logged rather than left to pg-pool's unhandled 'error' event, which
+ * kills the whole run and its table.
+ */
+export function openBenchPool(url: string, max: number, log: (message: string) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: "herald-bench" });
+  pool.on("error", (error) => log(`  an idle bench connection was closed by the server: ${error.message}`));
+  return pool;
 }
 
 export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -1,5 +1,4 @@
-import pg from "pg";
-import { createBenchDatabase } from "../bench-database.ts";
+import { createBenchDatabase, openBenchPool } from "../bench-database.ts";
 import { describePreset } from "../bench-env.ts";
 import { startHerald, type HeraldProcess } from "../herald-process.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
@@ -30,7 +29,7 @@ async function runDispatchLatency(ctx: ScenarioContext): Promise<ScenarioOutcome
   const concurrency = preset.pushConcurrency + preset.emailConcurrency + preset.smsConcurrency;
   const bound = (concurrency * preset.batchSize * 1000) / LATENCY_MS;
   const db = await createBenchDatabase(ctx.cluster.url, "dispatch_20ms");
-  const pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
+  const pool = openBenchPool(db.url, 3, ctx.log);
   let herald: HeraldProcess | null = null;
   try {
     await prepareDispatchWorkload(pool);

@@ -2,7 +2,7 @@ import { ingestEvents, withTransaction } from "@herald/db";
 import pg from "pg";
 import { startNoopDrain, type NoopDrain } from "../../baselines/graphile-worker-noop.ts";
 import { openSeedQueue, SEED_CLAIM_LIMIT, SEED_DRAINERS, SEED_QUEUE_SCHEMA, type SeedQueue } from "../../baselines/seed-queue.ts";
-import { createBenchDatabase, walBytes } from "../bench-database.ts";
+import { createBenchDatabase, openBenchPool, walBytes } from "../bench-database.ts";
 import { describePreset, presetEnv, type RunnerPreset } from "../bench-env.ts";
 import { sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
@@ -51,7 +51,7 @@ async function runDispatch(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const concurrency = preset.pushConcurrency + preset.emailConcurrency + preset.smsConcurrency;
   const db = await createBenchDatabase(ctx.cluster.url, "dispatch");
   const noopDb = await createBenchDatabase(ctx.cluster.url, "dispatch_noop", { herald: false });
-  const pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
+  const pool = openBenchPool(db.url, 3, ctx.log);
   let herald: HeraldProcess | null = null;
   let noop: NoopDrain | null = null;
   let seed: SeedQueue | null = null;

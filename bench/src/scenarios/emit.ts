@@ -2,7 +2,7 @@ import { NotificationTypeInputSchema } from "@herald/core";
 import { upsertCategory, upsertNotificationType } from "@herald/db";
 import pg from "pg";
 import { runSingleRowInserts, SINGLE_ROW_INSERT_SCHEMA } from "../../baselines/single-row-insert.ts";
-import { createBenchDatabase, walBytes } from "../bench-database.ts";
+import { createBenchDatabase, openBenchPool, walBytes } from "../bench-database.ts";
 import { interleave, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf, warmupSizeOf } from "../sizes.ts";
 import { percentile, summarize } from "../stats.ts";
@@ -31,7 +31,7 @@ async function runEmit(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const size = sizeOf("emit", ctx.scale, ctx.tiny);
   const warmupSize = warmupSizeOf(size);
   const db = await createBenchDatabase(ctx.cluster.url, "emit");
-  const pool = new pg.Pool({ connectionString: db.url, max: 1, application_name: "herald-bench" });
+  const pool = openBenchPool(db.url, 1, ctx.log);
   try {
     // No server: business code calls the SQL function on its own connection. The configuration
     // is the ingest scenario's, written with the same db functions the REST API uses.
