@@ -266,3 +266,14 @@ describe("FCM provider: the OAuth exchange", () => {
     expect(() => createFcmProvider(config({ serviceAccount: { client_email: "x", private_key: "y" } }))).toThrow(/project_id/);
   });
 });
+
+describe("FCM provider: results as they land", () => {
+  it("reports each message once its last token answered, with the result the call returns; a sender-id mismatch waits for the whole call", async () => {
+    const heard: Array<[number, unknown]> = [];
+    const messages = [message(1, ["tok-a", "unregistered"]), message(2, ["tok-c"]), message(3, ["other-project"])];
+    const results = await createFcmProvider(config()).send(messages, (index, result) => heard.push([index, result]));
+
+    expect(heard.map(([index]) => index).sort()).toEqual([0, 1]);
+    for (const [index, result] of heard) expect(result).toEqual({ ...results[index], latencyMs: expect.any(Number) });
+  });
+});

@@ -92,8 +92,17 @@ describe("SES provider: the request the real SDK sends", () => {
       delayMs: 60 - (Number(request.body.EmailTags[0].Value) % 20) * 3,
     });
     const messages = Array.from({ length: 20 }, (_, i) => message(i));
-    const results = await createSesProvider(config).send(messages);
+    const heard: number[] = [];
+    const heardResults: unknown[] = [];
+    const results = await createSesProvider(config).send(messages, (index, result) => {
+      heard.push(index);
+      heardResults[index] = result;
+    });
+    expect(heardResults).toEqual(results);
     expect(results.map((r) => r.outcome)).toEqual(messages.map((m) => ({ kind: "sent", providerMessageId: `id-${m.notificationId}` })));
+    // Each result was also reported as it landed, once, in completion order rather than input order.
+    expect([...heard].sort((a, b) => a - b)).toEqual(messages.map((_m, i) => i));
+    expect(heard).not.toEqual(messages.map((_m, i) => i));
     expect(fake.requests).toHaveLength(20);
     expect(fake.maxInFlight).toBeLessThanOrEqual(8);
     expect(fake.maxInFlight).toBeGreaterThan(1);

@@ -11,12 +11,13 @@ import {
   type Sql,
 } from "@herald/db";
 import type { Logger } from "pino";
-import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult } from "../providers/provider.ts";
+import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult, ResultListener } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { EmailLinks } from "../links/email-links.ts";
 import type { BreakerBook } from "./breaker-book.ts";
 import { recordDispatchDecisions } from "../operations/process-metrics.ts";
 import { renderMessage } from "./render-message.ts";
+import { createResultRecorder } from "./result-recorder.ts";
 import { createTemplateStore, type TemplateStore } from "./template-store.ts";
 
 export interface DispatchPolicy {
@@ -125,18 +126,21 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   recordDispatchDecisions(channel, decisions, claimed, new Date());
   if (!chosen || sending.length === 0) return;
 
-  const results = await callProvider(deps.log, chosen, sending.map((s) => s.message));
-  // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
-  // and a Retry-After counted from before them would knock again before the provider allows.
-  const answeredAt = deps.now?.() ?? new Date();
-  await recordResults(deps, chosen, sending.map((s) => s.n), results, policy, answeredAt, random);
+  const recorder = createResultRecorder((indexes, results) =>
+    // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
+    // and a Retry-After counted from before them would knock again before the provider allows.
+    recordResults(deps, chosen, indexes.map((i) => sending[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+  );
+  const results = await callProvider(deps.log, chosen, sending.map((s) => s.message), (index, result) => recorder.add(index, result));
+  await recorder.finish(results);
+  await results.afterRecorded?.();
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
-async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[]): Promise<ProviderBatchResult> {
+async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[], onResult: ResultListener): Promise<ProviderBatchResult> {
   const started = Date.now();
   try {
-    const results = await provider.send(messages);
+    const results = await provider.send(messages, onResult);
     if (results.length !== messages.length) throw new Error(`${provider.name} answered ${results.length} results for ${messages.length} messages`);
     return results;
   } catch (error) {
@@ -149,7 +153,7 @@ async function recordResults(
   deps: DispatcherDependencies,
   provider: Provider,
   notifications: ClaimedNotification[],
-  results: ProviderBatchResult,
+  results: readonly ProviderCallResult[],
   policy: DispatchPolicy,
   now: Date,
   random: () => number,
@@ -201,7 +205,6 @@ async function recordResults(
   await suppressAddresses(deps.sql, suppressions as Parameters<typeof suppressAddresses>[1]);
   await deactivateTokens(deps.sql, invalidTokens);
   for (const result of breakerResults) await deps.breakers.record(provider.name, result, now);
-  await results.afterRecorded?.();
 }
 
 /**

@@ -30,6 +30,9 @@ export interface ProviderCallResult {
   invalidTokens?: Array<{ token: string; reason: string }>;
 }
 
+/** Hears the result of message `index` of a `send` as soon as it is known. */
+export type ResultListener = (index: number, result: ProviderCallResult) => void;
+
 /** A batch's answers, and what the provider wants done once Herald has recorded them. */
 export type ProviderBatchResult = ProviderCallResult[] & {
   /**
@@ -47,5 +50,10 @@ export interface Provider {
   /** Stable name, used for the token bucket, the breaker and the notification row. */
   readonly name: string;
   readonly channel: Channel;
-  send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[] | ProviderBatchResult>;
+  /**
+   * `onResult`, when the provider can, hears each message's result as soon as it is known, so the
+   * dispatcher records it while the rest of the batch is still being sent: a crash then leaves
+   * only the calls in flight unrecorded, not everything the batch sent so far.
+   */
+  send(messages: readonly OutboundMessage[], onResult?: ResultListener): Promise<ProviderCallResult[] | ProviderBatchResult>;
 }

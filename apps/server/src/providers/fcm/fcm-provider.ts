@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Platform } from "@herald/core";
 import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
-import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import type { OutboundMessage, Provider, ProviderCallResult, ResultListener } from "../provider.ts";
 import { redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
 import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
 
@@ -118,7 +118,7 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
     }
   }
 
-  async function send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]> {
+  async function send(messages: readonly OutboundMessage[], onResult?: ResultListener): Promise<ProviderCallResult[]> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     const work = messages.flatMap((message, m) => (message.tokens ?? []).slice(0, MAX_TOKENS_PER_MESSAGE).map((token) => ({ m, message, token })));
@@ -132,19 +132,27 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
         return messages.map(() => ({ outcome, latencyMs: latencyMs() }));
       }
     }
-    const results = await mapConcurrently(work, concurrency, ({ message, token }) => sendToken(accessToken, message, token));
-
-    const mismatches = results.filter((r) => r.kind === "invalid_token" && r.reason === "sender_id_mismatch").length;
-    const mismatchIsOutage = mismatches >= MISMATCH_OUTAGE_MIN_TOKENS && mismatches * 2 > results.length;
-    const perMessage = messages.map(() => ({ tokens: [] as string[], results: [] as FcmTokenResult[] }));
-    for (const [i, { m, token }] of work.entries()) {
-      perMessage[m]!.tokens.push(token);
-      perMessage[m]!.results.push(results[i]!);
-    }
-    return perMessage.map(({ tokens, results: mine }) => {
-      const { outcome, invalidTokens } = combineTokenResults(tokens, mine, mismatchIsOutage);
+    const tokensOf = messages.map(() => [] as number[]);
+    work.forEach(({ m }, i) => tokensOf[m]!.push(i));
+    const tokenResults = new Array<FcmTokenResult>(work.length);
+    const open = tokensOf.map((indexes) => indexes.length);
+    const callResult = (m: number, mismatchIsOutage: boolean): ProviderCallResult => {
+      const mine = tokensOf[m]!;
+      const { outcome, invalidTokens } = combineTokenResults(mine.map((i) => work[i]!.token), mine.map((i) => tokenResults[i]!), mismatchIsOutage);
       return { outcome, latencyMs: latencyMs(), ...(invalidTokens.length > 0 ? { invalidTokens } : {}) };
+    };
+    const isMismatch = (r: FcmTokenResult) => r.kind === "invalid_token" && r.reason === "sender_id_mismatch";
+    await mapConcurrently([...work.keys()], concurrency, async (i) => {
+      const { m, message, token } = work[i]!;
+      tokenResults[i] = await sendToken(accessToken, message, token);
+      // A message is reported as soon as its last token answers, unless a token said
+      // SENDER_ID_MISMATCH: whether that means the wrong project's key is decided over the call.
+      if (--open[m]! === 0 && onResult && !tokensOf[m]!.some((t) => isMismatch(tokenResults[t]!))) onResult(m, callResult(m, false));
     });
+
+    const mismatches = tokenResults.filter(isMismatch).length;
+    const mismatchIsOutage = mismatches >= MISMATCH_OUTAGE_MIN_TOKENS && mismatches * 2 > tokenResults.length;
+    return messages.map((_message, m) => callResult(m, mismatchIsOutage));
   }
 
   return { name: config.name, channel: "push", send };

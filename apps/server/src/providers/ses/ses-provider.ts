@@ -90,18 +90,19 @@ export function createSesProvider(config: SesConfig, options: SesProviderOptions
   return {
     name: config.name,
     channel: "email",
-    send: (messages) => mapConcurrently(messages, concurrency, sendOne),
+    send: (messages, onResult) => mapConcurrently(messages, concurrency, sendOne, onResult),
   };
 }
 
-/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+/** `fn` over `items` with at most `limit` calls in flight; results in input order, each also to `onResult` as it lands. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, onResult?: (index: number, result: R) => void): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const index = next++;
       results[index] = await fn(items[index]!);
+      onResult?.(index, results[index]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
