@@ -20,6 +20,9 @@ export interface DryRunCounts {
  * recipient × channel the verdict of herald.evaluate_gates — the same function every real send
  * calls — grouped by channel, variant, verdict and reason. The holdout and variants use the
  * same hash as the fan-out, so the numbers are the ones the send will see.
+ *
+ * The whole audience goes to the gates in one call (herald.gate_verdict_counts), planned with
+ * its real size so the gates hash-join instead of probing a million times (decision 0015).
  */
 export async function broadcastDryRun(
   sql: Sql,
@@ -34,11 +37,13 @@ export async function broadcastDryRun(
   const { rows } = await sql.query(
     `WITH aud AS (
        SELECT DISTINCT a.user_id FROM (${audience.sql}) a
-     ), bucketed AS (
+     ), bucketed AS MATERIALIZED (
+       -- No hashing for what is not asked for (no holdout, a single variant), as the fan-out.
        SELECT aud.user_id,
-              herald.broadcast_bucket(${p(1)}, 'holdout', aud.user_id) < ${p(2)} AS held,
-              (SELECT v.version FROM unnest(${p(3)}::int[], ${p(4)}::int[]) v(version, up_to)
-                WHERE herald.broadcast_bucket(${p(1)}, 'variant', aud.user_id) < v.up_to ORDER BY v.up_to LIMIT 1) AS version
+              ${p(2)}::int > 0 AND herald.broadcast_bucket(${p(1)}, 'holdout', aud.user_id) < ${p(2)}::int AS held,
+              CASE WHEN cardinality(${p(3)}::int[]) = 1 THEN (${p(3)}::int[])[1] ELSE
+                (SELECT v.version FROM unnest(${p(3)}::int[], ${p(4)}::int[]) v(version, up_to)
+                  WHERE herald.broadcast_bucket(${p(1)}, 'variant', aud.user_id) < v.up_to ORDER BY v.up_to LIMIT 1) END AS version
          FROM aud
      ), t AS (
        SELECT coalesce(array_agg(b.user_id ORDER BY b.user_id, ch), '{}') AS users,
@@ -46,19 +51,11 @@ export async function broadcastDryRun(
               coalesce(array_agg(b.version ORDER BY b.user_id, ch), '{}') AS versions
          FROM bucketed b CROSS JOIN unnest(${p(5)}::text[]) ch
         WHERE NOT b.held
-     ), verdicts AS (
-       -- Each verdict finds its channel and variant by position through a join: subscripting the
-       -- arrays instead (t.chans[g.ord]) reads the whole array for every row, quadratic in the audience.
-       SELECT x.channel, x.version, g.verdict, g.reason
-         FROM t
-        CROSS JOIN LATERAL herald.evaluate_gates(t.users, t.chans,
-                   array_fill(${p(6)}::text, ARRAY[cardinality(t.users)]), array_fill(${p(7)}::text, ARRAY[cardinality(t.users)]),
-                   ${p(8)}, ${p(9)}) g
-         JOIN (SELECT x.channel, x.version, x.ord FROM t, unnest(t.chans, t.versions) WITH ORDINALITY AS x(channel, version, ord)) x ON x.ord = g.ord
      )
-     SELECT 'total' AS kind, NULL AS channel, NULL::int AS version, NULL AS verdict, NULL AS reason, count(*)::int AS count FROM aud
+     SELECT 'total' AS kind, NULL AS channel, NULL::int AS version, NULL AS verdict, NULL AS reason, count(*)::int AS count FROM bucketed
      UNION ALL SELECT 'held', NULL, NULL, NULL, NULL, count(*)::int FROM bucketed WHERE held
-     UNION ALL SELECT 'gate', channel, version, verdict, reason, count(*)::int FROM verdicts GROUP BY channel, version, verdict, reason`,
+     UNION ALL SELECT 'gate', g.channel, g.version, g.verdict, g.reason, g.count::int
+       FROM t CROSS JOIN LATERAL herald.gate_verdict_counts(t.users, t.chans, t.versions, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}) g`,
     [...audience.params, b.id, Math.round(b.holdoutPercent * 100), b.variants.map((v) => v.version), upTo, b.channels, b.category, b.lane, now, defaultTimezone],
   );
   return {
