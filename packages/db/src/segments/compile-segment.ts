@@ -54,6 +54,8 @@ const ADDRESS_COLUMN = { email: "u.email", sms: "u.phone" } as const;
  */
 class Compiler {
   readonly params: unknown[] = [];
+  /** Each date attribute's instant, read once per user: attribute name → its LATERAL's alias. */
+  readonly instants = new Map<string, { alias: string; sql: string }>();
   private conditions = 0;
 
   constructor(private readonly options: CompileSegmentOptions) {}
@@ -96,12 +98,18 @@ class Compiler {
       case "has_phone":
         return "(u.phone IS NOT NULL)";
       case "not_suppressed": {
+        // As the send-time gate matches (herald.evaluate_gates): the address itself, or the hash
+        // an erased person's suppression is kept under (decision 0014).
         const channel = this.bind(c.channel, "text");
         if (c.channel === "push") {
-          return `NOT EXISTS (SELECT 1 FROM herald.devices d JOIN herald.suppressions s ON s.channel = ${channel} AND s.address = d.token
+          return `NOT EXISTS (SELECT 1 FROM herald.devices d JOIN herald.suppressions s
+                                ON s.channel = ${channel} AND s.address IN (d.token, herald.suppression_hash(${channel}, d.token))
                                WHERE d.user_id = u.id AND d.active)`;
         }
-        return `NOT EXISTS (SELECT 1 FROM herald.suppressions s WHERE s.channel = ${channel} AND s.address = ${ADDRESS_COLUMN[c.channel]})`;
+        const address = ADDRESS_COLUMN[c.channel];
+        // Two anti-joins rather than IN (…): each can be a hash anti-join over the whole table.
+        return `(NOT EXISTS (SELECT 1 FROM herald.suppressions s WHERE s.channel = ${channel} AND s.address = ${address})
+                 AND NOT EXISTS (SELECT 1 FROM herald.suppressions s WHERE s.channel = ${channel} AND s.address = herald.suppression_hash(${channel}, ${address})))`;
       }
       case "segment": {
         if (trail.includes(c.segmentId)) {
@@ -125,10 +133,22 @@ class Compiler {
     return `coalesce(u.attributes -> ${this.bind(name, "text")}, u.attributes #> ${this.bind(attributePath(name), "text[]")})`;
   }
 
-  /** The attribute as an instant, or null when it is not a date (a non-string's text never reads as one). */
+  /**
+   * The attribute as an instant, or null when it is not a date (a non-string's text never reads as
+   * one). herald.attribute_instant is inlined and reads its argument about fifteen times, so
+   * passing it `u.attributes ->> name` looked the key up in the JSON fifteen times per user. The
+   * instant is read once per user in a LATERAL subquery instead; OFFSET 0 keeps the planner from
+   * pulling it up and copying the expression back into every use (decision 0015).
+   */
   attributeInstant(name: string): string {
-    if (!name.includes(".")) return `herald.attribute_instant(u.attributes ->> ${this.bind(name, "text")})`;
-    return `herald.attribute_instant(${this.attributeValue(name)} #>> '{}')`;
+    let instant = this.instants.get(name);
+    if (!instant) {
+      const text = name.includes(".") ? `${this.attributeValue(name)} #>> '{}'` : `u.attributes ->> ${this.bind(name, "text")}`;
+      const alias = `d${this.instants.size + 1}`;
+      instant = { alias, sql: `CROSS JOIN LATERAL (SELECT herald.attribute_instant(${text}) AS at OFFSET 0) ${alias}` };
+      this.instants.set(name, instant);
+    }
+    return `${instant.alias}.at`;
   }
 
   cutoff(value: DateValue): string {
@@ -234,5 +254,6 @@ class Compiler {
 export function compileSegment(rule: Rule, options: CompileSegmentOptions): SegmentQuery {
   const compiler = new Compiler(options);
   const where = compiler.rule(rule, [], []);
-  return { sql: `SELECT u.id AS user_id FROM herald.users u WHERE ${where}`, params: compiler.params };
+  const laterals = [...compiler.instants.values()].map((i) => ` ${i.sql}`).join("");
+  return { sql: `SELECT u.id AS user_id FROM herald.users u${laterals} WHERE ${where}`, params: compiler.params };
 }

@@ -95,7 +95,29 @@ describe("compileSegment", () => {
       },
       none,
     );
-    expect(params).toEqual(["last_test_at", "2026-10-31T12:00:00.000Z", "last_test_at", "2026-01-31", "last_test_at", "2026-11-29T12:00:00.000Z", NOW.toISOString()]);
+    expect(params).toEqual(["last_test_at", "2026-10-31T12:00:00.000Z", "2026-01-31", "2026-11-29T12:00:00.000Z", NOW.toISOString()]);
+  });
+
+  it("reads each date attribute once per user, in a LATERAL the planner cannot fold back into every use", () => {
+    const { sql, params } = compileSegment(
+      {
+        kind: "or",
+        children: [
+          { kind: "attribute", attribute: "last_test_at", op: "before", value: { daysAgo: 30 } },
+          { kind: "not", child: { kind: "attribute", attribute: "last_test_at", op: "after", value: "2026-01-31" } },
+          { kind: "attribute", attribute: "billing.renews", op: "within_last", value: 1 },
+        ],
+      },
+      none,
+    );
+    expect(sql).toBe(
+      "SELECT u.id AS user_id FROM herald.users u" +
+        " CROSS JOIN LATERAL (SELECT herald.attribute_instant(u.attributes ->> $1::text) AS at OFFSET 0) d1" +
+        " CROSS JOIN LATERAL (SELECT herald.attribute_instant(coalesce(u.attributes -> $4::text, u.attributes #> $5::text[]) #>> '{}') AS at OFFSET 0) d2" +
+        " WHERE (coalesce(d1.at < $2::timestamptz, false) OR NOT coalesce(d1.at > herald.attribute_instant($3::text), false) OR " +
+        "coalesce(tstzrange($6::timestamptz, $7::timestamptz, '[]') @> d2.at, false))",
+    );
+    expect(params).toEqual(["last_test_at", "2026-10-31T12:00:00.000Z", "2026-01-31", "billing.renews", ["billing", "renews"], "2026-11-29T12:00:00.000Z", NOW.toISOString()]);
   });
 
   it("inlines a named segment's rule", () => {

@@ -1,5 +1,6 @@
 import { SEGMENT_PRESETS, evaluateRule, type Rule } from "@herald/core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { evaluateGates } from "../../src/dispatch/gates.ts";
 import { countSegment, createSegment, sampleSegment, segmentQuery } from "../../src/index.ts";
 import { evaluationContext, insertPopulation, subjectOf, type Population } from "../support/segment-population.ts";
 import { useTestDatabase } from "../support/test-database.ts";
@@ -168,6 +169,40 @@ describe("segment members on Postgres", () => {
     const sample = await sampleSegment(test.db.pool, query, 2);
     expect(sample.map((m) => m.externalId)).toEqual(["ada", "bob"]);
     expect(sample[0]).toMatchObject({ email: "ada@acme.com", phone: null, locale: "en", timezone: "Europe/London" });
+  });
+
+  it("counts an erased person's hashed suppression as suppressed, as the send-time gate does", async () => {
+    // Stored as an erasure stores them (decision 0014): the hash of the normalised address, so
+    // case and surrounding spaces of the address erased do not matter.
+    const hashed = [
+      ["email", " EVE@example.com "],
+      ["sms", "+4915100000001"],
+      ["push", "tok-ada"],
+    ];
+    await test.db.pool.query(
+      `INSERT INTO herald.suppressions (channel, address, reason, source)
+       SELECT c, herald.suppression_hash(c, a), 'complaint', 'erasure' FROM unnest($1::text[], $2::text[]) s(c, a)`,
+      [hashed.map((h) => h[0]), hashed.map((h) => h[1])],
+    );
+    try {
+      expect(await sqlMembers({ kind: "not_suppressed", channel: "email" })).toEqual(["bob", "cai", "dee", "fay"]);
+      expect(await sqlMembers({ kind: "not_suppressed", channel: "sms" })).toEqual(["ada", "dee", "eve", "fay"]);
+      expect(await sqlMembers({ kind: "not_suppressed", channel: "push" })).toEqual(["bob", "cai", "eve", "fay"]);
+      const id = (externalId: string) => [...names].find(([, name]) => name === externalId)![0];
+      const verdicts = await evaluateGates(
+        test.db.pool,
+        [
+          { userId: id("eve"), channel: "email", category: "news", lane: "bulk" },
+          { userId: id("cai"), channel: "sms", category: "news", lane: "bulk" },
+          { userId: id("ada"), channel: "push", category: "news", lane: "bulk" },
+        ],
+        NOW,
+        "UTC",
+      );
+      expect(verdicts.map((v) => v.reason)).toEqual(["suppressed:complaint", "suppressed:complaint", "suppressed:complaint"]);
+    } finally {
+      await test.db.pool.query("DELETE FROM herald.suppressions WHERE address LIKE 'sha256:%'");
+    }
   });
 
   it("gives up a count that outlasts its timeout", async () => {
