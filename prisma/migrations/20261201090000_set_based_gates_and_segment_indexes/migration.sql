@@ -20,7 +20,9 @@ $$;
 --     no hash join can use; (channel, address) is the key, so each finds at most one row, and
 --     the address itself still wins over its hash;
 --   * a push tuple's devices are joined and grouped per tuple (a device matches at most one
---     plain and one hashed suppression, so grouping sees each device once);
+--     plain and one hashed suppression, so grouping sees each device once); the ladder reads
+--     how many tokens are usable, so a caller that does not ask for the tokens (the dry run)
+--     lets the planner drop their ordered aggregate, a sort per recipient;
 --   * the quiet-hours rule is the most specific of the at most four a tuple can match, chosen
 --     by DISTINCT ON over a join (the key (user, category, channel) leaves no ties);
 --   * the frequency-cap count is grouped over a join, only for tuples whose category has a cap.
@@ -39,6 +41,7 @@ LANGUAGE sql STABLE AS $$
   ), dev AS (
     SELECT t.ord,
            array_agg(d.token ORDER BY d.id) FILTER (WHERE ds.address IS NULL AND dh.address IS NULL) AS tokens,
+           count(*) FILTER (WHERE ds.address IS NULL AND dh.address IS NULL) AS usable,
            min(least(ds.reason, dh.reason)) AS suppressed_reason
       FROM t
       JOIN herald.devices d ON d.user_id = t.user_id AND d.active
@@ -62,7 +65,7 @@ LANGUAGE sql STABLE AS $$
            CASE WHEN sa.address IS NOT NULL THEN sa.reason ELSE sh.reason END AS suppression_reason,
            CASE WHEN sa.address IS NOT NULL THEN sa.source ELSE sh.source END AS suppression_source,
            CASE WHEN sa.address IS NOT NULL THEN sa.created_at ELSE sh.created_at END AS suppressed_at,
-           dev.tokens, dev.suppressed_reason AS token_suppression,
+           dev.tokens, coalesce(dev.usable, 0) AS usable_tokens, dev.suppressed_reason AS token_suppression,
            qh.start_time, qh.end_time, coalesce(qh.timezone, u.timezone, p_default_timezone) AS tz
       FROM t
       LEFT JOIN herald.users u ON u.id = t.user_id
@@ -101,9 +104,9 @@ LANGUAGE sql STABLE AS $$
         WHEN NOT c.user_exists THEN 'unreachable:' || CASE c.channel WHEN 'push' THEN 'device' WHEN 'email' THEN 'email' ELSE 'phone' END
         WHEN NOT (c.mandatory OR coalesce(c.pref_enabled, c.default_enabled)) THEN 'category_disabled'
         WHEN c.suppression_reason IS NOT NULL THEN 'suppressed:' || c.suppression_reason
-        WHEN c.channel = 'push' AND coalesce(cardinality(c.tokens), 0) = 0 AND c.token_suppression IS NOT NULL
+        WHEN c.channel = 'push' AND c.usable_tokens = 0 AND c.token_suppression IS NOT NULL
           THEN 'suppressed:' || c.token_suppression
-        WHEN c.channel = 'push' AND coalesce(cardinality(c.tokens), 0) = 0 THEN 'unreachable:device'
+        WHEN c.channel = 'push' AND c.usable_tokens = 0 THEN 'unreachable:device'
         WHEN c.channel = 'email' AND c.addr IS NULL THEN 'unreachable:email'
         WHEN c.channel = 'sms' AND c.addr IS NULL THEN 'unreachable:phone'
         WHEN c.in_quiet THEN 'quiet_hours'
