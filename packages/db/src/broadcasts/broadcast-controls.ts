@@ -60,7 +60,7 @@ export async function cancelBroadcast(pool: pg.Pool, id: string, memberId: strin
 /** Sending broadcasts whose fan-out is done and whose rows are all settled: now `sent`. */
 export async function completeFinishedBroadcasts(pool: pg.Pool): Promise<string[]> {
   const { rows } = await pool.query(
-    `UPDATE herald.broadcasts b SET status = 'sent', finished_at = now(), updated_at = now()
+    `UPDATE herald.broadcasts b SET status = 'sent', finished_at = herald.clock(), updated_at = now()
       WHERE b.status = 'sending' AND b.fanout_done_at IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM herald.notifications n WHERE n.broadcast_id = b.id AND n.status = 'pending')
       RETURNING b.id::text`,

@@ -144,7 +144,7 @@ export async function transitionBroadcast(
             schedule = CASE WHEN $4 THEN $5::jsonb ELSE schedule END,
             starts_at = CASE WHEN $6 THEN $7::timestamptz ELSE starts_at END,
             pause_reason = CASE WHEN $3 = 'paused' THEN $8 ELSE NULL END,
-            finished_at = CASE WHEN $3 IN ('sent', 'canceled') THEN now() ELSE finished_at END,
+            finished_at = CASE WHEN $3 IN ('sent', 'canceled') THEN herald.clock() ELSE finished_at END,
             updated_by = coalesce($9, updated_by), updated_at = now()
       WHERE id = $1 AND status = ANY ($2::text[])
       RETURNING status`,
@@ -155,7 +155,7 @@ export async function transitionBroadcast(
 
 /** Freezes who a scheduled broadcast goes to: its segment's rule as it is when sending starts. */
 export async function snapshotBroadcastAudience(sql: Sql, id: string, rule: unknown): Promise<void> {
-  await sql.query("UPDATE herald.broadcasts SET segment_rule = $2::jsonb, started_at = coalesce(started_at, now()) WHERE id = $1 AND status = 'scheduled'", [
+  await sql.query("UPDATE herald.broadcasts SET segment_rule = $2::jsonb, started_at = coalesce(started_at, herald.clock()) WHERE id = $1 AND status = 'scheduled'", [
     id,
     JSON.stringify(rule),
   ]);

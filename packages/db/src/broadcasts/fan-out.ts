@@ -116,7 +116,7 @@ export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: 
     const done = r.users < chunkSize;
     await client.query(
       `UPDATE herald.broadcasts SET fanout_after_user = coalesce($2::bigint, fanout_after_user), targeted = targeted + $3, held_out = held_out + $4,
-              fanout_done_at = CASE WHEN $5 THEN now() ELSE fanout_done_at END, updated_at = now()
+              fanout_done_at = CASE WHEN $5 THEN herald.clock() ELSE fanout_done_at END, updated_at = now()
         WHERE id = $1`,
       [broadcastId, r.last_user, r.created, r.held_out, done],
     );

@@ -66,12 +66,12 @@ export async function applyDispatchDecisions(sql: Sql, decisions: readonly Dispa
          outage_since = CASE WHEN d.outage THEN coalesce(n.outage_since, now())
                              WHEN d.kind = 'sent' THEN NULL ELSE n.outage_since END,
          attempt_count = n.attempt_count + CASE d.kind WHEN 'attempt' THEN 1 WHEN 'outage' THEN -1 ELSE 0 END,
-         first_attempt_at = CASE WHEN d.kind = 'attempt' THEN coalesce(n.first_attempt_at, now()) ELSE n.first_attempt_at END,
+         first_attempt_at = CASE WHEN d.kind = 'attempt' THEN coalesce(n.first_attempt_at, herald.clock()) ELSE n.first_attempt_at END,
          provider = coalesce(d.provider, n.provider),
          address = CASE WHEN d.kind = 'attempt' THEN d.address ELSE n.address END,
          rendered = CASE WHEN d.kind = 'attempt' THEN d.rendered ELSE n.rendered END,
          provider_message_id = CASE WHEN d.kind = 'sent' THEN d.provider_message_id ELSE n.provider_message_id END,
-         sent_at = CASE WHEN d.kind = 'sent' THEN coalesce(n.sent_at, now()) ELSE n.sent_at END,
+         sent_at = CASE WHEN d.kind = 'sent' THEN coalesce(n.sent_at, herald.clock()) ELSE n.sent_at END,
          last_error = CASE WHEN d.kind IN ('retry', 'dead', 'outage') THEN coalesce(d.error, d.reason) ELSE n.last_error END,
          updated_at = now()
          FROM d

@@ -25,7 +25,7 @@ export async function suppressAddresses(sql: Sql, suppressions: readonly Suppres
 export async function deactivateTokens(sql: Sql, tokens: ReadonlyArray<{ token: string; reason: string }>): Promise<number> {
   if (tokens.length === 0) return 0;
   const { rowCount } = await sql.query(
-    `UPDATE herald.devices d SET active = false, deactivated_reason = t.reason, deactivated_at = now(), updated_at = now()
+    `UPDATE herald.devices d SET active = false, deactivated_reason = t.reason, deactivated_at = herald.clock(), updated_at = now()
        FROM jsonb_to_recordset($1::jsonb) AS t(token text, reason text)
       WHERE d.token = t.token AND d.active`,
     [JSON.stringify(tokens)],
