@@ -37,6 +37,12 @@ describe("sandboxScript for email", () => {
     });
   });
 
+  it("keeps a simulator mailbox's behaviour under a +label, as SES does, and only on the simulator's domain", () => {
+    expect(sandboxScript("email", "Bounce+user42@simulator.amazonses.com").suppress).toBe("hard_bounce");
+    expect(sandboxScript("email", "complaint+user7@simulator.amazonses.com").later.map((e) => e.event)).toEqual(["delivered", "complaint"]);
+    expect(sandboxScript("email", "bounce+user42@example.com")).toEqual({ immediate: { kind: "sent" }, later: [{ event: "delivered" }] });
+  });
+
   it("matches addresses case-insensitively", () => {
     expect(sandboxScript("email", "Bounce@Simulator.AmazonSES.com").suppress).toBe("hard_bounce");
   });

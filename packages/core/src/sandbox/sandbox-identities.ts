@@ -22,7 +22,7 @@ export interface SandboxScript {
 
 /** Addresses that make the sandbox misbehave on purpose, for docs and the dashboard. */
 export const SANDBOX_IDENTITIES: Readonly<Record<string, string>> = {
-  "success@simulator.amazonses.com": "email: accepted, then delivered (any other email address does the same)",
+  "success@simulator.amazonses.com": "email: accepted, then delivered (any other email address does the same); a +label (bounce+anna@…) keeps each address's behaviour",
   "bounce@simulator.amazonses.com": "email: accepted, then a permanent bounce; the address is suppressed (hard_bounce)",
   "ooto@simulator.amazonses.com": "email: accepted, delivered, then an out-of-office auto-reply",
   "complaint@simulator.amazonses.com": "email: accepted, delivered, then a spam complaint; the address is suppressed (complaint)",
@@ -66,6 +66,15 @@ const PHONES: Readonly<Record<string, { code: string; suppress?: "stop" }>> = {
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
+/**
+ * The simulator mailbox an address names: like SES, a label after "+" keeps the behaviour
+ * (bounce+user42@simulator.amazonses.com bounces), so many recipients can each bounce once.
+ */
+function simulatorMailbox(address: string): string {
+  const normalised = address.trim().toLowerCase();
+  return normalised.replace(/^([^@+]+)\+[^@]*(@simulator\.amazonses\.com)$/, "$1$2");
+}
+
 function rejected(code: string): SandboxImmediate {
   return { kind: "dead", reason: `provider_rejected:${code}`, providerCode: code };
 }
@@ -74,7 +83,7 @@ function rejected(code: string): SandboxImmediate {
 export function sandboxScript(channel: Channel, address: string): SandboxScript {
   switch (channel) {
     case "email": {
-      const special = EMAILS[address.trim().toLowerCase()];
+      const special = EMAILS[simulatorMailbox(address)];
       return { immediate: { kind: "sent" }, ...(special ? special() : { later: [delivered()] }) };
     }
     case "sms": {
