@@ -73,3 +73,5 @@ export * from "./operations/recent-attempts.ts";
 export * from "./operations/orphan-webhooks.ts";
 export * from "./operations/alerts.ts";
 export * from "./lifecycle/prune-expired.ts";
+export * from "./demo/demo-workspace.ts";
+export * from "./demo/demo-population.ts";

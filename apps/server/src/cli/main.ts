@@ -5,6 +5,7 @@ import { withCliContext } from "./bootstrap.ts";
 import { APIKEY_CREATE_USAGE, apikeyCreate } from "./apikey-create.ts";
 import { MEMBER_CREATE_USAGE, memberCreate } from "./member-create.ts";
 import { ANALYTICS_REBUILD_USAGE, analyticsRebuild } from "./analytics-rebuild.ts";
+import { DEMO_USAGE, demo } from "./demo.ts";
 
 const USAGE = `Usage: pnpm herald <command> [options]
 
@@ -13,6 +14,7 @@ Commands:
   member:create    ${MEMBER_CREATE_USAGE.split("\n").slice(1).join("\n                   ").trim()}
   apikey:create    ${APIKEY_CREATE_USAGE.split("\n").slice(1).join("\n                   ").trim()}
   analytics:rebuild ${ANALYTICS_REBUILD_USAGE.split("\n").slice(1).join("\n                   ").trim()}
+  demo             ${DEMO_USAGE.split("\n").slice(1).join("\n                   ").trim()}
 
 Every command uses the same database as the server: DATABASE_URL, or the embedded Postgres in
 HERALD_DATA_DIR, whether or not the server is running.`;
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   "member:create": memberCreate,
   "apikey:create": apikeyCreate,
   "analytics:rebuild": analyticsRebuild,
+  demo,
 };
 
 async function main(argv: string[]): Promise<number> {
