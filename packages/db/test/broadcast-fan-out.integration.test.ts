@@ -15,6 +15,8 @@ import {
 import { useTestDatabase } from "./support/test-database.ts";
 
 /** Every user whose external id starts with the prefix: a stand-in for a compiled segment. */
+/** The server's send-job shape (HERALD_BATCH_SIZE, the pump's look-ahead). */
+const JOBS = { batchSize: 100, lookaheadMs: 5_000 };
 const audience = (prefix: string): AudienceQuery => ({ sql: "SELECT u.id AS user_id FROM herald.users u WHERE u.external_id LIKE $1", params: [`${prefix}%`] });
 
 describe("broadcast fan-out", () => {
@@ -56,7 +58,7 @@ describe("broadcast fan-out", () => {
 
   async function fanOutAll(id: string, query: AudienceQuery, chunk = 7, timing: Parameters<typeof fanOutChunk>[3] = { kind: "instant", at: new Date() }) {
     for (let i = 0; i < 100; i += 1) {
-      const outcome = await fanOutChunk(test.db.pool, id, query, timing, chunk);
+      const outcome = await fanOutChunk(test.db.pool, id, query, timing, chunk, JOBS);
       if (outcome.kind === "stopped" || outcome.done) return outcome;
     }
     throw new Error("fan-out did not finish");
@@ -131,13 +133,13 @@ describe("broadcast fan-out", () => {
   it("pauses (no row left for a job to claim), stops the fan-out, resumes, and cancels what is not in flight", async () => {
     await users("ctl-", 20);
     const id = await broadcast();
-    await fanOutChunk(test.db.pool, id, audience("ctl-"), { kind: "instant", at: new Date() }, 10);
+    await fanOutChunk(test.db.pool, id, audience("ctl-"), { kind: "instant", at: new Date() }, 10, JOBS);
     await test.db.pool.query(
       "UPDATE herald.notifications SET dispatch_state = 'in_flight' WHERE id = (SELECT min(id) FROM herald.notifications WHERE broadcast_id = $1)",
       [id],
     );
     expect(await pauseBroadcast(test.db.pool, id, "checking the copy", memberId)).toBe(9);
-    expect(await fanOutChunk(test.db.pool, id, audience("ctl-"), { kind: "instant", at: new Date() }, 10)).toEqual({ kind: "stopped", status: "paused" });
+    expect(await fanOutChunk(test.db.pool, id, audience("ctl-"), { kind: "instant", at: new Date() }, 10, JOBS)).toEqual({ kind: "stopped", status: "paused" });
     expect((await rowsOf(id)).map((r) => r.dispatch_state).sort()).toEqual(["in_flight", ...Array(9).fill("paused")]);
 
     expect(await resumeBroadcast(test.db.pool, id, memberId)).toBe(9);

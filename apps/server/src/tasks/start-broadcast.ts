@@ -1,5 +1,5 @@
 import { BroadcastScheduleSchema } from "@herald/core";
-import { fanOutChunk, findBroadcast, markSegmentUsed, queueBroadcastWatch, snapshotBroadcastAudience, transitionBroadcast, type Sql } from "@herald/db";
+import { fanOutChunk, findBroadcast, type FanOutJobOptions, markSegmentUsed, queueBroadcastWatch, snapshotBroadcastAudience, transitionBroadcast, type Sql } from "@herald/db";
 import type { Task } from "graphile-worker";
 import type pg from "pg";
 import { z } from "zod";
@@ -14,13 +14,16 @@ export interface StartBroadcastDependencies {
   pool: pg.Pool;
   audience: BroadcastAudience;
   defaultTimezone: () => Promise<string>;
+  /** The pump's batch size and look-ahead: rows due now get their send jobs with the chunk. */
+  jobs: FanOutJobOptions;
   now?: () => Date;
 }
 
 /**
  * Runs at the broadcast's start time (a keyed graphile-worker job, so it survives restarts):
  * snapshots the segment's rule, moves the broadcast to `sending`, and fans out chunk by chunk
- * from the saved cursor until the audience is exhausted or the broadcast is paused or canceled.
+ * from the saved cursor until the audience is exhausted or the broadcast is paused or canceled;
+ * each chunk commits its rows with their send jobs.
  * A crash mid-way re-runs the job, which resumes at the cursor; dedup keys make any overlap
  * write nothing.
  */
@@ -50,7 +53,7 @@ export function startBroadcastTask(deps: StartBroadcastDependencies): Task {
     // Relative rules ("in the last 7 days") are read at the start, so a resumed fan-out selects the same people.
     const audience = await deps.audience.query(sql, broadcast.segmentRule, broadcast.startedAt ?? now);
     for (;;) {
-      const outcome = await fanOutChunk(deps.pool, broadcastId, audience, timing, FANOUT_CHUNK_USERS);
+      const outcome = await fanOutChunk(deps.pool, broadcastId, audience, timing, FANOUT_CHUNK_USERS, deps.jobs);
       if (outcome.kind === "stopped") {
         helpers.logger.info(`broadcast ${broadcastId} fan-out stopped: ${outcome.status}`);
         return;

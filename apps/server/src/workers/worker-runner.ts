@@ -107,6 +107,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     // batcher is flushed before the pool closes.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   };
+  // Send jobs have one shape whoever makes them: the pump, or a broadcast's fan-out.
+  const sendJobs = { batchSize: env.HERALD_BATCH_SIZE, lookaheadMs: 5000 };
   const runners: Runner[] = [];
   for (const channel of CHANNELS) {
     runners.push(
@@ -169,6 +171,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
           pool: sql,
           audience: segmentAudience,
           defaultTimezone: async () => (await settings.get()).get("workspace.defaultTimezone") as string,
+          jobs: sendJobs,
         }),
         watch_broadcasts: watchBroadcastsTask(sql, async () => {
           const s = await settings.get();
@@ -188,12 +191,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const heartbeatTimer = setInterval(() => heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed")), HEARTBEAT_MS);
 
   const pump = startPumpLoop({
-    run: () =>
-      pumpOnce(sql, {
-        batchSize: env.HERALD_BATCH_SIZE,
-        maxQueuedBatches: 2 * Math.max(...Object.values(concurrency)),
-        lookaheadMs: 5000,
-      }),
+    run: () => pumpOnce(sql, { ...sendJobs, maxQueuedBatches: 2 * Math.max(...Object.values(concurrency)) }),
     intervalMs: env.HERALD_PUMP_INTERVAL_MS,
     log,
   });

@@ -17,7 +17,7 @@ export function variantThresholds(variants: ReadonlyArray<{ percent: number }>):
 }
 
 export type FanOutChunkOutcome =
-  | { kind: "chunk"; users: number; created: number; heldOut: number; done: boolean }
+  | { kind: "chunk"; users: number; created: number; heldOut: number; jobs: number; done: boolean }
   /** The broadcast left `sending` (paused or canceled) before this chunk: nothing was written. */
   | { kind: "stopped"; status: string };
 
@@ -27,6 +27,14 @@ export type FanOutTiming =
   /** A wall-clock time in each recipient's zone (the default zone for those without one). */
   | { kind: "local"; localDateTime: string; defaultTimezone: string };
 
+/** How the chunk turns its rows into send jobs: the same shape the pump gives them. */
+export interface FanOutJobOptions {
+  /** Notifications per graphile-worker job (HERALD_BATCH_SIZE). */
+  batchSize: number;
+  /** Rows due within this many milliseconds get their job now, with run_at = next_attempt_at. */
+  lookaheadMs: number;
+}
+
 /**
  * One chunk of a broadcast's fan-out, in one transaction: the next `chunkSize` audience members
  * by user id after the saved cursor, split into the holdout (recorded, not sent) and variants by
@@ -34,9 +42,22 @@ export type FanOutTiming =
  * so a re-run after a crash, or a duplicate job, writes nothing twice. No per-row "created" log
  * entry: the row's broadcast_id and created_at say as much, at half the writes. The broadcast's row is
  * locked first: a pause or cancel either happens before the chunk (which then writes nothing)
- * or after it commits. Only rows are written; the pump turns them into jobs.
+ * or after it commits.
+ *
+ * Rows already due (within the look-ahead) are inserted with job_queued_at set and get their
+ * send jobs (bulk or critical priority, up to `batchSize` ids each) from graphile_worker.add_jobs
+ * in the same statement, so they never pass through the pump: its UPDATE of every row cost more
+ * than the insert itself (decision 0016). A row whose insert was a no-op (a re-run) gets no
+ * second job. Rows due later — local-time schedules, throttled broadcasts — stay for the pump.
  */
-export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: AudienceQuery, timing: FanOutTiming, chunkSize: number): Promise<FanOutChunkOutcome> {
+export async function fanOutChunk(
+  pool: pg.Pool,
+  broadcastId: string,
+  audience: AudienceQuery,
+  timing: FanOutTiming,
+  chunkSize: number,
+  jobs: FanOutJobOptions,
+): Promise<FanOutChunkOutcome> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query(
       `SELECT status, fanout_after_user, targeted, holdout_percent::float8 AS holdout, variants, channels, category, lane,
@@ -78,21 +99,42 @@ export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: 
            JOIN herald.users u ON u.id = b.user_id
            CROSS JOIN unnest(${p(7)}::text[]) ch(channel)
           WHERE NOT b.held
-       ), inserted AS (
-         INSERT INTO herald.notifications
-           (dedup_key, user_id, type, channel, category, lane, template_key, template_version, locale, vars, next_attempt_at, broadcast_id)
-         SELECT 'broadcast:' || ${p(3)} || ':' || t.user_id || ':' || t.channel, t.user_id, 'broadcast', t.channel, ${p(8)}, ${p(9)},
-                ${p(10)}, t.version, t.locale, ${p(11)}::jsonb,
+       ), timed AS (
+         SELECT t.*,
                 -- A throttle spreads the rows over minutes by their position in the whole broadcast.
                 ${timingSql} + CASE WHEN ${p(12)}::int IS NULL THEN interval '0'
-                                    ELSE ((${p(15)}::int + t.rn - 1) / ${p(12)}::int) * interval '1 minute' END,
-                ${p(3)}
+                                    ELSE ((${p(15)}::int + t.rn - 1) / ${p(12)}::int) * interval '1 minute' END AS due_at
            FROM targets t
+       ), inserted AS (
+         INSERT INTO herald.notifications
+           (dedup_key, user_id, type, channel, category, lane, template_key, template_version, locale, vars, next_attempt_at, job_queued_at, broadcast_id)
+         SELECT 'broadcast:' || ${p(3)} || ':' || t.user_id || ':' || t.channel, t.user_id, 'broadcast', t.channel, ${p(8)}, ${p(9)},
+                ${p(10)}, t.version, t.locale, ${p(11)}::jsonb, t.due_at,
+                CASE WHEN t.due_at <= now() + make_interval(secs => ${p(17)}::float8 / 1000) THEN now() END,
+                ${p(3)}
+           FROM timed t
          ON CONFLICT (dedup_key) DO NOTHING
-         RETURNING id
+         RETURNING id, channel, next_attempt_at, job_queued_at
+       ), numbered AS (
+         -- As herald.pump does: rows due in the same second share jobs of at most batchSize ids.
+         SELECT i.id, i.channel, date_trunc('second', greatest(i.next_attempt_at, now())) AS run_at,
+                (row_number() OVER (PARTITION BY i.channel, date_trunc('second', greatest(i.next_attempt_at, now())) ORDER BY i.id) - 1) / ${p(16)}::int AS chunk
+           FROM inserted i
+          WHERE i.job_queued_at IS NOT NULL
+       ), specs AS (
+         SELECT array_agg(s.spec) AS specs FROM (
+           SELECT ('send_' || nb.channel, json_build_object('ids', json_agg(nb.id::text ORDER BY nb.id)), NULL, nb.run_at, 25, NULL,
+                   CASE ${p(9)}::text WHEN 'critical' THEN -10 ELSE 0 END, NULL)::graphile_worker.job_spec AS spec
+             FROM numbered nb
+            GROUP BY nb.channel, nb.run_at, nb.chunk
+         ) s
+       ), enqueued AS (
+         -- No add_jobs (and no NOTIFY) for a chunk whose rows are all due later.
+         SELECT count(*)::int AS jobs FROM specs, graphile_worker.add_jobs(specs.specs) WHERE specs.specs IS NOT NULL
        )
        SELECT (SELECT count(*) FROM seg)::int AS users, (SELECT max(user_id) FROM seg)::text AS last_user,
-              (SELECT count(*) FROM inserted)::int AS created, (SELECT count(*) FROM holdouts)::int AS held_out`,
+              (SELECT count(*) FROM inserted)::int AS created, (SELECT count(*) FROM holdouts)::int AS held_out,
+              (SELECT jobs FROM enqueued) AS jobs`,
       [
         ...audience.params,
         b.fanout_after_user,
@@ -110,6 +152,8 @@ export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: 
         timing.kind === "instant" ? timing.at.toISOString() : timing.localDateTime,
         timing.kind === "local" ? timing.defaultTimezone : null,
         b.targeted,
+        jobs.batchSize,
+        jobs.lookaheadMs,
       ],
     );
     const r = result[0];
@@ -120,6 +164,6 @@ export async function fanOutChunk(pool: pg.Pool, broadcastId: string, audience: 
         WHERE id = $1`,
       [broadcastId, r.last_user, r.created, r.held_out, done],
     );
-    return { kind: "chunk", users: r.users, created: r.created, heldOut: r.held_out, done };
+    return { kind: "chunk", users: r.users, created: r.created, heldOut: r.held_out, jobs: r.jobs, done };
   });
 }

@@ -23,7 +23,9 @@ export interface ReapResult {
  * graphile-worker leaves a killed worker's jobs locked for four hours. Workers silent for
  * `silenceMs` are declared dead and their locks released at once, so their jobs run again
  * (and may take back their own in-flight rows). Rows stuck in flight for `stuckMs` — their job
- * lost — go back to the pump.
+ * lost — go back to the pump. A row still waiting for the job it was queued with is not stuck,
+ * however long the queue: a broadcast's fan-out queues the jobs of a million rows at once. That
+ * job was added in the transaction that set job_queued_at, so it carries the same created_at.
  */
 export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: number): Promise<ReapResult> {
   const { rows } = await sql.query<{ worker_id: string; pool_ids: string[] }>(
@@ -39,7 +41,10 @@ export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: numb
             job_queued_at = NULL, in_flight_job = NULL, updated_at = now()
       WHERE (dispatch_state = 'in_flight' OR (job_queued_at IS NOT NULL AND dispatch_state <> 'done'))
         AND updated_at < now() - make_interval(secs => $1::float8 / 1000)
-        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.id = herald.notifications.in_flight_job)`,
+        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.id = herald.notifications.in_flight_job)
+        AND (dispatch_state = 'in_flight' OR NOT EXISTS (
+          SELECT 1 FROM graphile_worker._private_jobs j
+           WHERE j.created_at = herald.notifications.job_queued_at AND j.attempts < j.max_attempts))`,
     [stuckMs],
   );
   return { workers: rows.map((r) => r.worker_id), requeued: requeued.rowCount ?? 0 };
