@@ -136,7 +136,7 @@ async function heraldRound(pool: pg.Pool, setup: { memberId: string; segmentId: 
     jobbed += rows;
   }
   const pumped = performance.now();
-  const { rows: queued } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker.jobs j, json_array_elements(j.payload->'ids') WHERE j.task_identifier = 'send_email'");
+  const { rows: queued } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker._private_jobs j, json_array_elements(j.payload->'ids')");
   if (queued[0]!.n !== n) throw new Error(`send jobs hold ${queued[0]!.n} of ${n} rows (the pump queued ${jobbed})`);
   await park(pool);
   const fanOutSeconds = (fannedOut - started) / 1000;
