@@ -83,7 +83,7 @@ export async function runBroadcast(sim: Simulation, index: number, at: Date, seg
   const schedule = { kind: "at", at: at.toISOString(), timezone: "UTC" };
   await transitionBroadcast(sim.pool, id, ["draft"], "scheduled", { schedule, startsAt: at, memberId });
   await setSessionClock(sim.pool, at);
-  const start = startBroadcastTask({ pool: sim.pool, audience: segmentAudience, defaultTimezone: async () => sim.defaultTimezone, now: () => at });
+  const start = startBroadcastTask({ pool: sim.pool, audience: segmentAudience, defaultTimezone: async () => sim.defaultTimezone, now: () => at, jobs: { batchSize: 100, lookaheadMs: 5_000 } });
   await start({ broadcastId: id }, quietHelpers);
 
   // A thousand rows every half minute, as the pump and the runners would take them.
