@@ -1,4 +1,4 @@
-import { ingestEvents, openDatabase, type Database } from "@herald/db";
+import { consentHolds, ingestEvents, openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -39,6 +39,7 @@ describe("the dispatcher", () => {
   function deps(route: ChannelRoute | null, policy: Partial<DispatchPolicy> = {}, random = () => 0.5): DispatcherDependencies {
     return {
       sql: database.pool,
+      holdConsent: consentHolds(database.pool),
       providers: createProviderRegistry(route ? { email: route } : {}),
       breakers: new BreakerBook(database.pool, () => ({ failureThreshold: 3, coolDownMs: policy.breakerCoolDownMs ?? POLICY.breakerCoolDownMs }), 0),
       policy: async () => ({ ...POLICY, ...policy }),
@@ -292,5 +293,77 @@ describe("the dispatcher", () => {
     };
     await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
     expect(await row(id)).toMatchObject({ status: "pending", dispatch_state: "retry_wait", last_error: "provider_threw" });
+  });
+
+  describe("consent changes racing the batch (decision 0019)", () => {
+    const suppress = (id: string, sql: { query: Database["pool"]["query"] } = database.pool) =>
+      sql.query(
+        `INSERT INTO herald.suppressions (channel, address, reason, source)
+         SELECT 'email', u.email, 'manual', 'test' FROM herald.notifications n JOIN herald.users u ON u.id = n.user_id WHERE n.id = $1`,
+        [id],
+      );
+
+    it("skips a recipient suppressed after the first look at the gates: the second look, under the hold, sees it", async () => {
+      const provider = new ScriptedProvider("consent-1", "email");
+      const [late, other] = [await notification(), await notification()];
+      const d = deps({ primary: provider });
+      const holds = d.holdConsent;
+      await dispatchBatch({ ...d, holdConsent: async (subjects) => (await suppress(late), holds(subjects)) }, "email", [late, other], "1");
+      expect(await row(late)).toMatchObject({ status: "skipped", reason: "suppressed:manual", attempt_count: 0 });
+      expect(await row(other)).toMatchObject({ status: "sent", attempt_count: 1 });
+      expect(provider.calls.map((m) => m.notificationId)).toEqual([other]);
+    });
+
+    it("holds back, spending no attempt, a recipient whose suppression is being written at that moment", async () => {
+      const provider = new ScriptedProvider("consent-2", "email");
+      const id = await notification();
+      const writer = await database.pool.connect();
+      try {
+        await writer.query("BEGIN");
+        await suppress(id, writer);
+        await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+      } finally {
+        await writer.query("ROLLBACK");
+        writer.release();
+      }
+      expect(await row(id)).toMatchObject({ status: "pending", reason: "consent_changing", dispatch_state: "deferred", attempt_count: 0 });
+      expect(Number((await row(id)).wait_ms)).toBeLessThanOrEqual(1000);
+      expect(provider.calls).toHaveLength(0);
+    });
+
+    it("makes a suppression written during the call wait until the provider has answered", async () => {
+      const id = await notification();
+      let writerPid = 0;
+      let writing: Promise<unknown> = Promise.resolve();
+      let waitedDuringCall = false;
+      let answered = false;
+      let committedAfterAnswer = false;
+      const provider: Provider = {
+        name: "consent-3",
+        channel: "email",
+        async send(messages) {
+          const writer = await database.pool.connect();
+          writerPid = (await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+          writing = suppress(id, writer)
+            .then(() => (committedAfterAnswer = answered))
+            .finally(() => writer.release());
+          for (let i = 0; i < 200 && !waitedDuringCall; i++) {
+            const { rows } = await database.pool.query<{ waiting: boolean }>(
+              "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted AND locktype = 'advisory') AS waiting",
+              [writerPid],
+            );
+            waitedDuringCall = rows[0]!.waiting;
+            if (!waitedDuringCall) await new Promise((r) => setTimeout(r, 10));
+          }
+          answered = true;
+          return messages.map((m) => ({ outcome: { kind: "sent" as const, providerMessageId: `pm-${m.notificationId}` }, latencyMs: 1 }));
+        },
+      };
+      await dispatchBatch(deps({ primary: provider }), "email", [id], "1");
+      await writing;
+      expect(waitedDuringCall).toBe(true);
+      expect(committedAfterAnswer).toBe(true);
+      expect(await row(id)).toMatchObject({ status: "sent" });
+    });
   });
 });

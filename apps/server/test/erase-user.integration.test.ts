@@ -1,4 +1,4 @@
-import { claimBatch, ingestEvents, suppressAddresses } from "@herald/db";
+import { claimBatch, consentHolds, ingestEvents, suppressAddresses } from "@herald/db";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BreakerBook } from "../src/dispatch/breaker-book.ts";
@@ -91,6 +91,7 @@ describe("erasing a user through the API", () => {
     const provider = new ScriptedProvider("scripted-email", "email");
     const deps = (): DispatcherDependencies => ({
       sql: server.database.pool,
+      holdConsent: consentHolds(server.database.pool),
       providers: createProviderRegistry({ email: { primary: provider } }),
       breakers: new BreakerBook(server.database.pool, () => ({ failureThreshold: 3, coolDownMs: 30_000 }), 0),
       policy: async () => ({

@@ -1,5 +1,5 @@
 import { checkTemplate, TemplateBodySchema, type TemplateBody } from "@herald/core";
-import { createTemplate, ingestEvents, openDatabase, publishTemplateDraft, saveTemplateDraft, type Database } from "@herald/db";
+import { consentHolds, createTemplate, ingestEvents, openDatabase, publishTemplateDraft, saveTemplateDraft, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -71,6 +71,7 @@ describe("templates at send time: pinning, retries, locales, missing variables",
   function deps(provider: ScriptedProvider, templates = store()): DispatcherDependencies {
     return {
       sql: database.pool,
+      holdConsent: consentHolds(database.pool),
       providers: createProviderRegistry({ email: { primary: provider } }),
       breakers: new BreakerBook(database.pool, () => ({ failureThreshold: 100, coolDownMs: 30_000 }), 0),
       policy: async () => ({ retry: { floorMs: 10_000, baseMs: 10_000, maxAttempts: 5, maxAgeMs: 3_600_000 }, outageMaxAgeMs: 86_400_000, breakerCoolDownMs: 30_000, defaultTimezone: "UTC" }),

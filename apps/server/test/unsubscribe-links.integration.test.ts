@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { getPreferenceMatrix, ingestEvents } from "@herald/db";
+import { consentHolds, getPreferenceMatrix, ingestEvents } from "@herald/db";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -284,6 +284,7 @@ describe("unsubscribe links", () => {
     await dispatchBatch(
       {
         sql: server.database.pool,
+        holdConsent: consentHolds(server.database.pool),
         providers: createProviderRegistry({ email: { primary: provider } }),
         breakers: new BreakerBook(server.database.pool, () => ({ failureThreshold: 3, coolDownMs: 30_000 }), 0),
         policy: async () => ({

@@ -19,6 +19,7 @@ describe("describeReason", () => {
     ["channel_unconfigured", "no provider is configured for this channel"],
     ["rate_limited", "deferred: the provider's rate limit was reached"],
     ["breaker_open", "deferred: the provider's circuit breaker is open"],
+    ["consent_changing", "deferred a moment: an opt-out, suppression or device change of this recipient was being written"],
     ["max_attempts", "gave up after the maximum number of attempts"],
     ["max_age", "gave up: still failing at the maximum age"],
     ["outage_max_age", "gave up: the provider outage outlasted the maximum age"],
@@ -60,8 +61,8 @@ describe("REASON_CODES", () => {
     expect(REASON_CODES.replayed).toMatchObject({ gate: "operator", settles: "none" });
   });
 
-  it("has 19 rows: 14 fixed codes and 5 patterns", () => {
-    expect(Object.keys(REASON_CODES)).toHaveLength(19);
+  it("has 20 rows: 15 fixed codes and 5 patterns", () => {
+    expect(Object.keys(REASON_CODES)).toHaveLength(20);
   });
 });
 

@@ -13,6 +13,7 @@ export * from "./ingest/ingest-events.ts";
 export * from "./dispatch/pump.ts";
 export * from "./dispatch/claim-batch.ts";
 export * from "./dispatch/gates.ts";
+export * from "./dispatch/consent-holds.ts";
 export * from "./dispatch/dispatch-decisions.ts";
 export * from "./dispatch/side-effects.ts";
 export * from "./dispatch/status-events.ts";

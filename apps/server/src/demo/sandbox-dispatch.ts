@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
-import type { Sql, StatusEvent } from "@herald/db";
+import { consentHoldsWithin, type Sql, type StatusEvent } from "@herald/db";
 import type { Logger } from "pino";
 import { BreakerBook } from "../dispatch/breaker-book.ts";
 import { dispatchBatch, type DispatchPolicy } from "../dispatch/dispatcher.ts";
@@ -58,6 +58,7 @@ export async function sendThroughSandbox(
   const policy: DispatchPolicy = { retry: DEFAULT_RETRY_POLICY, outageMaxAgeMs: 86_400_000, breakerCoolDownMs: 30_000, defaultTimezone: options.defaultTimezone };
   const deps = {
     sql,
+    holdConsent: consentHoldsWithin(sql),
     providers: createProviderRegistry({ push: { primary: provider("push") }, email: { primary: provider("email") }, sms: { primary: provider("sms") } }),
     breakers: new BreakerBook(sql, () => ({ failureThreshold: 1_000_000, coolDownMs: 30_000 })),
     policy: async () => policy,

@@ -7,7 +7,10 @@ import {
   suppressAddresses,
   takeTokens,
   type ClaimedNotification,
+  type ConsentHold,
   type DispatchDecision,
+  type GateVerdict,
+  type HoldConsent,
   type Sql,
 } from "@herald/db";
 import type { Logger } from "pino";
@@ -29,6 +32,8 @@ export interface DispatchPolicy {
 
 export interface DispatcherDependencies {
   sql: Sql;
+  /** Holds the batch's consent keys across its calls (consentHolds, on a pool of its own). */
+  holdConsent: HoldConsent;
   providers: ProviderRegistry;
   breakers: BreakerBook;
   policy: () => Promise<DispatchPolicy>;
@@ -43,11 +48,14 @@ export interface DispatcherDependencies {
 
 /** How long an unconfigured channel's notifications wait before the next look. */
 const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
+/** How long a notification waits when a consent change of its recipient is being written. */
+const CONSENT_CHANGING_RECHECK_MS = 1000;
 
 /**
  * One batch job of one channel: claim → gates → provider choice (breaker, failover) → render →
- * rate-limit tokens → count the attempts (committed) → call → record outcomes. Every decision is
- * written set-based; nothing here loops over SQL per notification.
+ * rate-limit tokens → hold consent and look at the gates again → count the attempts (committed)
+ * → call → release → record outcomes. Every decision is written set-based; nothing here loops
+ * over SQL per notification.
  */
 export async function dispatchBatch(deps: DispatcherDependencies, channel: Channel, ids: readonly string[], jobId: string): Promise<void> {
   const now = deps.now?.() ?? new Date();
@@ -63,7 +71,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
     now,
     policy.defaultTimezone,
   );
-  const passed: Array<{ n: ClaimedNotification; message: OutboundMessage; rendered: Record<string, unknown> }> = [];
+  const passed: Array<{ n: ClaimedNotification; verdict: GateVerdict; message: OutboundMessage; rendered: Record<string, unknown> }> = [];
   const decorate = channel === "email" ? await deps.emailLinks?.forBatch(claimed) : undefined;
   const templates = await (deps.templates ?? createTemplateStore(deps.sql)).forBatch(claimed);
   claimed.forEach((n, i) => {
@@ -74,7 +82,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
     }
     const rendered = renderMessage(n, verdict, templates, decorate);
     if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason, ...(rendered.error ? { error: rendered.error } : {}) });
-    passed.push({ n, message: rendered.message, rendered: rendered.rendered });
+    passed.push({ n, verdict, message: rendered.message, rendered: rendered.rendered });
   });
 
   const outageExpired = (n: ClaimedNotification) => n.outageSince !== null && now.getTime() - n.outageSince.getTime() >= policy.outageMaxAgeMs;
@@ -118,22 +126,85 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   }
 
   const chosen = provider;
-  for (const { n, message, rendered } of sending) {
-    decisions.push({ id: n.id, kind: "attempt", provider: chosen!.name, address: message.to, rendered });
+  let hold: ConsentHold | null = null;
+  if (chosen && sending.length > 0) {
+    hold = await deps.holdConsent(sending.map(({ n, verdict }) => ({ userId: n.userId ?? "0", addresses: consentAddresses(verdict) })));
+    try {
+      sending = await recheckUnderHold(hold, sending, channel, now, policy.defaultTimezone, decisions);
+    } catch (error) {
+      await hold.release();
+      throw error;
+    }
   }
-  // The attempts commit before any provider call: a crash mid-call still counts.
-  await applyDispatchDecisions(deps.sql, decisions);
-  recordDispatchDecisions(channel, decisions, claimed, new Date());
-  if (!chosen || sending.length === 0) return;
+  let results: ProviderBatchResult | null = null;
+  let recorder: ReturnType<typeof createResultRecorder> | null = null;
+  try {
+    for (const { n, message, rendered } of sending) {
+      decisions.push({ id: n.id, kind: "attempt", provider: chosen!.name, address: message.to, rendered });
+    }
+    // The attempts commit before any provider call: a crash mid-call still counts.
+    await applyDispatchDecisions(deps.sql, decisions);
+    recordDispatchDecisions(channel, decisions, claimed, new Date());
+    if (!chosen || sending.length === 0) return;
 
-  const recorder = createResultRecorder((indexes, results) =>
-    // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
-    // and a Retry-After counted from before them would knock again before the provider allows.
-    recordResults(deps, chosen, indexes.map((i) => sending[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
-  );
-  const results = await callProvider(deps.log, chosen, sending.map((s) => s.message), (index, result) => recorder.add(index, result));
+    const calls = sending;
+    recorder = createResultRecorder((indexes, results) =>
+      // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
+      // and a Retry-After counted from before them would knock again before the provider allows.
+      recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+    );
+    const listener = recorder;
+    results = await callProvider(deps.log, chosen, calls.map((s) => s.message), (index, result) => listener.add(index, result));
+  } finally {
+    // Before the results are written: a bounce this batch records suppresses an address whose
+    // key the hold has, and that write waits for the release.
+    await hold?.release();
+  }
+  if (!recorder || !results) return;
   await recorder.finish(results);
   await results.afterRecorded?.();
+}
+
+/** The keys a send's address takes: the email or phone it goes to, or each push token. */
+function consentAddresses(verdict: GateVerdict): string[] {
+  return verdict.tokens ?? (verdict.address ? [verdict.address] : []);
+}
+
+/**
+ * The gates once more, with the consent keys held: what changed since the first look is read
+ * now, and nothing can change until the release. A recipient whose change is being written
+ * right now waits a moment; one whose verdict changed gets the new verdict.
+ */
+async function recheckUnderHold<T extends { n: ClaimedNotification; message: OutboundMessage }>(
+  hold: ConsentHold,
+  sending: T[],
+  channel: Channel,
+  now: Date,
+  defaultTimezone: string,
+  decisions: DispatchDecision[],
+): Promise<T[]> {
+  const held = sending.filter((_, i) => hold.held[i]);
+  for (const { n } of sending.filter((_, i) => !hold.held[i])) {
+    decisions.push({ id: n.id, kind: "defer", reason: "consent_changing", until: new Date(now.getTime() + CONSENT_CHANGING_RECHECK_MS) });
+  }
+  const verdicts = await hold.gates(
+    held.map(({ n }) => ({ userId: n.userId ?? "0", channel, category: n.category, lane: n.lane })),
+    now,
+    defaultTimezone,
+  );
+  const still: T[] = [];
+  held.forEach((item, i) => {
+    const { n, message } = item;
+    const verdict = verdicts[i]!;
+    if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
+    if (verdict.verdict === "defer") {
+      return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
+    }
+    // A device switched off since the first look keeps its token out of the call.
+    const usable = new Set(verdict.tokens ?? []);
+    still.push(message.tokens ? { ...item, message: { ...message, tokens: message.tokens.filter((t) => usable.has(t)) } } : item);
+  });
+  return still;
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { CHANNELS, DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
-import { beat, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
+import { beat, consentHolds, openConsentPool, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import { EventEmitter } from "node:events";
 import type { Logger } from "pino";
@@ -78,8 +78,16 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
       defaultTimezone: s.get("workspace.defaultTimezone") as string,
     };
   };
+  const concurrency: Record<Channel, number> = {
+    push: env.HERALD_PUSH_CONCURRENCY,
+    email: env.HERALD_EMAIL_CONCURRENCY,
+    sms: env.HERALD_SMS_CONCURRENCY,
+  };
+  // One connection per batch that can be sending at once.
+  const consentPool = openConsentPool(options.databaseUrl, concurrency.push + concurrency.email + concurrency.sms);
   const dispatcher = {
     sql,
+    holdConsent: consentHolds(consentPool),
     providers,
     breakers,
     policy,
@@ -91,11 +99,6 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const poolIds = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
   events.on("pool:create", ({ workerPool }) => poolIds.add(workerPool.id));
-  const concurrency: Record<Channel, number> = {
-    push: env.HERALD_PUSH_CONCURRENCY,
-    email: env.HERALD_EMAIL_CONCURRENCY,
-    sms: env.HERALD_SMS_CONCURRENCY,
-  };
   const common = {
     connectionString: options.databaseUrl,
     noHandleSignals: true,
@@ -207,12 +210,14 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     state: () => state,
     nudgePump: () => pump.nudge(),
     stop: async () => {
-      if (state === "stopped") return;
-      state = "stopped";
-      clearInterval(heartbeatTimer);
-      await pump.stop();
-      await Promise.all(runners.map((r) => r.stop()));
-      await removeHeartbeat(sql, workerId).catch(() => undefined);
+      if (state !== "stopped") {
+        state = "stopped";
+        clearInterval(heartbeatTimer);
+        await pump.stop();
+        await Promise.all(runners.map((r) => r.stop()));
+        await removeHeartbeat(sql, workerId).catch(() => undefined);
+      }
+      if (!consentPool.ended) await consentPool.end();
     },
   };
 }

@@ -68,6 +68,13 @@ export async function eraseUser(pool: pg.Pool, externalId: string, by: ErasureAc
     const values = spellings([user.email, user.phone, ...user.tokens]);
     const count = async (text: string, params: unknown[]): Promise<number> => (await tx.query(text, params)).rowCount ?? 0;
 
+    // Before any row a batch writes is locked: a batch sending to them holds these keys until
+    // its calls are answered and writes its attempts meanwhile (decision 0019).
+    await tx.query(
+      `SELECT herald.lock_consent(array_agg(herald.consent_lock_key(k.kind, k.value)))
+         FROM unnest($1::text[], $2::text[]) AS k(kind, value)`,
+      [["user", ...addresses.map(() => "address")], [user.id, ...addresses.map((a) => a.address)]],
+    );
     // The event log and the audit log refuse updates except to an erasure, in this transaction only.
     await tx.query("SELECT set_config('herald.allow_erase', 'on', true)");
     // Lock the user's notifications first: the dispatcher only writes rows still pending, so
