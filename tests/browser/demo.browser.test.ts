@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase, type Database } from "@herald/db";
+import { completeFinishedBroadcasts, openDatabase, type Database } from "@herald/db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemo, type DemoResult } from "../../apps/server/src/demo/run-demo.ts";
@@ -28,6 +28,15 @@ describe("A demo-filled workspace: Analytics, Broadcasts, Delivery and a user's 
       { database, databaseUrl: herald.databaseUrl, defaultTimezone: "UTC" },
       { users: 400, days: 6, seed: 7, reset: false, progress: () => undefined, liveWorkerWithinMs: 0 },
     );
+    // A fan-out chunk commits its rows before the demo sends them, and this server's pump may
+    // hand some to its own workers first; the demo then cannot mark that broadcast sent, and the
+    // watch would only do it at its next minute. Wait for those rows, then run the watch's query.
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM herald.notifications WHERE broadcast_id IS NOT NULL AND status = 'pending'");
+      if (rows[0].n === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await completeFinishedBroadcasts(database.pool);
   }, 600_000);
   afterAll(async () => {
     await database?.close();

@@ -72,6 +72,9 @@ describe("pnpm demo at a small size (500 users, 5 days)", () => {
       expect(b.sent).toBeGreaterThan(0);
     }
     expect(rows[0].versions).toBe(2);
+    // It sent them itself: no send job waits in the queue for rows it already sent.
+    const { rows: jobs } = await sql().query("SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier LIKE 'send_%')");
+    expect(jobs[0].n).toBe(0);
   });
 
   it("spreads the notifications, their sends and their event log over the days of the history", async () => {

@@ -83,10 +83,12 @@ export async function runBroadcast(sim: Simulation, index: number, at: Date, seg
   const schedule = { kind: "at", at: at.toISOString(), timezone: "UTC" };
   await transitionBroadcast(sim.pool, id, ["draft"], "scheduled", { schedule, startsAt: at, memberId });
   await setSessionClock(sim.pool, at);
-  const start = startBroadcastTask({ pool: sim.pool, audience: segmentAudience, defaultTimezone: async () => sim.defaultTimezone, now: () => at, jobs: { batchSize: 100, lookaheadMs: 5_000 } });
+  const start = startBroadcastTask({ pool: sim.pool, audience: segmentAudience, defaultTimezone: async () => sim.defaultTimezone, now: () => at, jobs: null });
   await start({ broadcastId: id }, quietHelpers);
 
-  // A thousand rows every half minute, as the pump and the runners would take them.
+  // No send jobs from the fan-out (jobs: null): the demo sends its rows itself, a thousand every
+  // half minute as the pump and the runners would take them, and jobs left in the queue would
+  // greet the first server with a backlog of rows already sent.
   let after = "0";
   for (let step = 0; ; step++) {
     const rows = await listPendingBroadcastNotifications(sim.pool, id, after, 1000);

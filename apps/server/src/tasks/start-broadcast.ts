@@ -14,8 +14,8 @@ export interface StartBroadcastDependencies {
   pool: pg.Pool;
   audience: BroadcastAudience;
   defaultTimezone: () => Promise<string>;
-  /** The pump's batch size and look-ahead: rows due now get their send jobs with the chunk. */
-  jobs: FanOutJobOptions;
+  /** The pump's batch size and look-ahead: rows due now get their send jobs with the chunk; null leaves every row to the pump. */
+  jobs: FanOutJobOptions | null;
   now?: () => Date;
 }
 

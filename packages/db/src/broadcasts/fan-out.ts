@@ -56,7 +56,8 @@ export async function fanOutChunk(
   audience: AudienceQuery,
   timing: FanOutTiming,
   chunkSize: number,
-  jobs: FanOutJobOptions,
+  /** null: every row waits for the pump (the demo, which sends its rows itself, queues no jobs). */
+  jobs: FanOutJobOptions | null,
 ): Promise<FanOutChunkOutcome> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query(
@@ -152,8 +153,8 @@ export async function fanOutChunk(
         timing.kind === "instant" ? timing.at.toISOString() : timing.localDateTime,
         timing.kind === "local" ? timing.defaultTimezone : null,
         b.targeted,
-        jobs.batchSize,
-        jobs.lookaheadMs,
+        jobs?.batchSize ?? null,
+        jobs?.lookaheadMs ?? null,
       ],
     );
     const r = result[0];
