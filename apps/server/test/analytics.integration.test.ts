@@ -1,4 +1,15 @@
-import { applyDispatchDecisions, applyStatusEvents, ingestEvents, rebuildAnalytics, recordEngagement } from "@herald/db";
+import {
+  applyDispatchDecisions,
+  applyStatusEvents,
+  createBroadcast,
+  createTemplate,
+  fanOutChunk,
+  ingestEvents,
+  publishTemplateDraft,
+  rebuildAnalytics,
+  recordEngagement,
+  transitionBroadcast,
+} from "@herald/db";
 import { describe, expect, it } from "vitest";
 import { catchUpAnalytics } from "../src/analytics/catch-up-analytics.ts";
 import { spawnEntry } from "./support/server-process.ts";
@@ -105,5 +116,92 @@ describe("analytics router", () => {
     expect(cli.output()).toMatch(/Rebuilt \d+ daily rows from 40 notifications' events up to event \d+/);
     const funnel = await query("funnel", { filter: { from: "2026-01-01", to: "2027-12-31" } });
     expect(funnel.total.counters).toMatchObject({ created: 40, sent: 21, opened: 5, delivered: 12 });
+  });
+
+  it("compares broadcasts side by side, each with the numbers its notifications' event log holds", async () => {
+    const marketer = (await memberWithSession(server.database, "marketer")).member;
+    const segmentId = (await sql().query(`INSERT INTO herald.segments (name, rule) VALUES ('everyone', '{"kind": "and", "children": []}') RETURNING id::text`)).rows[0].id;
+    await createTemplate(sql(), {
+      key: "sale",
+      name: "Sale",
+      channels: ["email"],
+      defaultCategory: null,
+      defaultLocale: "en",
+      memberId: marketer.id,
+      draft: { variables: [], content: { en: { email: { subject: "Sale", html: "<p>Sale</p>" } } } },
+    });
+    await publishTemplateDraft(sql(), "sale", marketer.id, () => []);
+
+    /** A broadcast to ten users of its own, fanned out (rows only, no send jobs) and all sent. */
+    async function sentBroadcast(name: string, prefix: string): Promise<{ id: string; rows: string[] }> {
+      await sql().query(
+        "INSERT INTO herald.users (external_id, email) SELECT $1 || i, $1 || i || '@example.com' FROM generate_series(0, 9) i",
+        [prefix],
+      );
+      const id = await createBroadcast(
+        sql(),
+        { name, segmentId, templateKey: "sale", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "marketing", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
+        marketer.id,
+      );
+      await transitionBroadcast(sql(), id, ["draft"], "sending");
+      const audience = { sql: "SELECT u.id AS user_id FROM herald.users u WHERE u.external_id LIKE $1", params: [`${prefix}%`] };
+      expect(await fanOutChunk(sql(), id, audience, { kind: "instant", at: new Date() }, 100, null)).toMatchObject({ kind: "chunk", created: 10 });
+      const rows = (await sql().query("SELECT id::text FROM herald.notifications WHERE broadcast_id = $1 ORDER BY id", [id])).rows.map((r) => r.id as string);
+      await applyDispatchDecisions(sql(), rows.map((n) => ({ id: n, kind: "attempt" as const, provider: "sandbox", address: `x${n}`, rendered: {} })));
+      await applyDispatchDecisions(sql(), rows.map((n) => ({ id: n, kind: "sent" as const, provider: "sandbox", providerMessageId: `m-${n}`, latencyMs: 1 })));
+      return { id, rows };
+    }
+    const winter = await sentBroadcast("Winter sale", "winter-");
+    const spring = await sentBroadcast("Spring sale", "spring-");
+    const delivered = (rows: string[]) => rows.map((n) => ({ providerMessageId: `m-${n}`, kind: "delivered" as const, at: new Date() }));
+    // Winter: 8 delivered, 6 of them opened (one twice). Spring: 5 delivered and 2 bounced, 1 opened,
+    // and 3 opens fetched ahead of the reader by Apple's privacy proxy, which are not opens.
+    await applyStatusEvents(sql(), [
+      ...delivered(winter.rows.slice(0, 8)),
+      ...delivered(spring.rows.slice(0, 5)),
+      ...spring.rows.slice(5, 7).map((n) => ({ providerMessageId: `m-${n}`, kind: "bounced" as const, at: new Date() })),
+    ]);
+    for (const n of [...winter.rows.slice(0, 6), winter.rows[0]!, spring.rows[0]!]) await recordEngagement(sql(), { notificationId: n, kind: "opened", countsAsFirst: true });
+    for (const n of spring.rows.slice(1, 4)) {
+      await recordEngagement(sql(), { notificationId: n, kind: "opened", detail: { proxy: "apple_mpp", prefetch: true }, countsAsFirst: false });
+    }
+    await catchUpAnalytics(sql(), { timeZone: async () => "UTC", budgetMs: 30_000 });
+
+    const compared = await query("compare", { filter: { from: today, to: today }, by: "broadcast" });
+    // The same numbers counted straight from the event log: each notification once per kind of event.
+    const { rows: truth } = await sql().query(
+      `SELECT n.broadcast_id::text AS key, b.name AS label,
+              count(DISTINCT e.notification_id) FILTER (WHERE e.type = 'sent')::int AS sent,
+              count(DISTINCT e.notification_id) FILTER (WHERE e.type = 'delivered')::int AS delivered,
+              count(DISTINCT e.notification_id) FILTER (WHERE e.type = 'bounced')::int AS bounced,
+              count(DISTINCT e.notification_id) FILTER (WHERE e.type = 'opened' AND coalesce(e.detail ->> 'prefetch', '') <> 'true')::int AS opened,
+              count(DISTINCT e.notification_id) FILTER (WHERE e.type = 'opened' AND e.detail ->> 'prefetch' = 'true')::int AS opened_by_proxy
+         FROM herald.notification_events e JOIN herald.notifications n ON n.id = e.notification_id JOIN herald.broadcasts b ON b.id = n.broadcast_id
+        GROUP BY 1, 2 ORDER BY 1`,
+    );
+    expect(truth).toEqual([
+      { key: winter.id, label: "Winter sale", sent: 10, delivered: 8, bounced: 0, opened: 6, opened_by_proxy: 0 },
+      { key: spring.id, label: "Spring sale", sent: 10, delivered: 5, bounced: 2, opened: 1, opened_by_proxy: 3 },
+    ]);
+    expect(
+      compared.groups.map((g: any) => ({
+        key: g.key,
+        label: g.label,
+        sent: g.counters.sent,
+        delivered: g.counters.delivered,
+        bounced: g.counters.bounced,
+        opened: g.counters.opened,
+        opened_by_proxy: g.counters.opened_by_proxy,
+      })),
+    ).toEqual(truth);
+    // Opens over delivered: 6 of 8 against 1 of 5; notifications outside any broadcast are no group.
+    expect(compared.groups.map((g: any) => [g.key, g.rates.openRate, g.rates.deliveryRate, g.rates.bounceRate])).toEqual([
+      [winter.id, 6 / 8, 8 / 10, 0],
+      [spring.id, 1 / 5, 5 / 10, 2 / 10],
+    ]);
+
+    // One broadcast picked in the filter: only its row.
+    const one = await query("compare", { filter: { from: today, to: today, broadcastId: spring.id }, by: "broadcast" });
+    expect(one.groups.map((g: any) => [g.key, g.counters.opened])).toEqual([[spring.id, 1]]);
   });
 });
