@@ -4,16 +4,23 @@ import {
   applyDispatchDecisions,
   applyLinkPreference,
   applyStatusEvents,
+  cancelBroadcast,
+  createBroadcast,
+  createTemplate,
+  eraseUser,
+  fanOutChunk,
   ingestEvents,
+  publishTemplateDraft,
   rebuildAnalytics,
   recordEngagement,
   replayDeadLetters,
   rollUpAnalytics,
+  transitionBroadcast,
   withTransaction,
   type DispatchDecision,
   type StatusEvent,
 } from "../src/index.ts";
-import { analyticsFromEventLog, analyticsFromRollup } from "./support/analytics-truth.ts";
+import { analyticsFromEventLog, analyticsFromRollup, skipsFromEventLog, skipsFromRollup } from "./support/analytics-truth.ts";
 import { routeType } from "./support/fixtures.ts";
 import { useTestDatabase } from "./support/test-database.ts";
 
@@ -48,6 +55,7 @@ describe("analytics rollup", () => {
     const truth = await analyticsFromEventLog(sql(), TZ);
     expect(truth.size).toBeGreaterThan(10);
     expect(Object.fromEntries(await analyticsFromRollup(sql()))).toEqual(Object.fromEntries(truth));
+    expect(Object.fromEntries(await skipsFromRollup(sql()))).toEqual(Object.fromEntries(await skipsFromEventLog(sql(), TZ)));
   }
 
   it("needs a set-based build before it rolls up incrementally", async () => {
@@ -135,6 +143,110 @@ describe("analytics rollup", () => {
     expect(skips.rows).toEqual([{ reason: "opted_out", n: 3 }, { reason: "suppressed", n: 2 }]);
   });
 
+  it("puts canceled notifications, each template version and each broadcast on rows of their own, exactly like the event log", async () => {
+    const memberId = (await sql().query("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('m@example.com', 'M', 'marketer', 'x') RETURNING id::text")).rows[0].id;
+    const segmentId = (await sql().query(`INSERT INTO herald.segments (name, rule) VALUES ('everyone', '{"kind": "and", "children": []}') RETURNING id::text`)).rows[0].id;
+    const content = { en: { email: { subject: "Digest", html: "<p>Digest</p>" } } };
+    await createTemplate(sql(), { key: "digest", name: "Digest", channels: ["email"], defaultCategory: null, defaultLocale: "en", memberId, draft: { variables: [], content } });
+    await publishTemplateDraft(sql(), "digest", memberId, () => []);
+    await sql().query(`INSERT INTO herald.notification_types (type, channels) VALUES ('digest', $1::jsonb)`, [
+      JSON.stringify([{ channel: "email", category: "marketing", template: "digest" }, { channel: "sms", category: "transactional", content: { body: "Your digest" } }]),
+    ]);
+    const ingest = async (from: number) =>
+      ingestEvents(sql(), Array.from({ length: 10 }, (_, i) => ({ eventId: `digest-${from + i}`, type: "digest", userId: `digest-${from + i}` })));
+    // Ten events pinned to version 1, ten to version 2: ingest pins the template's current version.
+    const first = await ingest(0);
+    await sql().query(`INSERT INTO herald.template_versions (template_key, status, variables, content) VALUES ('digest', 'draft', '[]', $1::jsonb)`, [JSON.stringify(content)]);
+    await publishTemplateDraft(sql(), "digest", memberId, () => []);
+    const second = await ingest(10);
+    const emailOf = (results: typeof first) => results.map((r) => r.notifications.find((n) => n.channel === "email")!.id);
+    const [v1, v2] = [emailOf(first), emailOf(second)];
+    const texts = [...first, ...second].map((r) => r.notifications.find((n) => n.channel === "sms")!.id);
+
+    // Two broadcasts to the same twenty users: an A/B test of both versions, and one on version 2 only.
+    async function broadcast(name: string, variants: Array<{ version: number; percent: number }>): Promise<string> {
+      const id = await createBroadcast(
+        sql(),
+        { name, segmentId, templateKey: "digest", variants, channels: ["email"], category: "marketing", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
+        memberId,
+      );
+      await transitionBroadcast(sql(), id, ["draft"], "sending");
+      const audience = { sql: "SELECT u.id AS user_id FROM herald.users u WHERE u.external_id LIKE 'digest-%'", params: [] };
+      expect(await fanOutChunk(sql(), id, audience, { kind: "instant", at: new Date() }, 100, null)).toMatchObject({ kind: "chunk", created: 20 });
+      return id;
+    }
+    const spring = await broadcast("spring", [{ version: 1, percent: 50 }, { version: 2, percent: 50 }]);
+    const autumn = await broadcast("autumn", [{ version: 2, percent: 100 }]);
+    const mine = "type IN ('digest', 'broadcast')";
+    await sql().query(`UPDATE herald.notifications SET created_at = created_at - make_interval(days => (id % 4)::int) WHERE ${mine}`);
+    await catchUp(6);
+
+    // Erasing a user cancels every pending notification of theirs: one of each kind here.
+    expect(await eraseUser(sql(), "digest-19", { memberId: null, actor: "test" })).toMatchObject({ notificationsCanceled: 4 });
+    const pending = async (broadcastId: string) =>
+      (await sql().query("SELECT id::text FROM herald.notifications WHERE broadcast_id = $1 AND status = 'pending' ORDER BY id", [broadcastId])).rows.map((r) => r.id as string);
+    const springRows = await pending(spring);
+    const autumnRows = await pending(autumn);
+    await applyDispatchDecisions(sql(), [
+      ...v1.slice(0, 3).map((id) => ({ id, kind: "skip" as const, reason: "opted_out" })),
+      { id: v2[0]!, kind: "skip" as const, reason: "quiet_hours_expired" },
+      ...texts.slice(0, 2).map((id) => ({ id, kind: "skip" as const, reason: "suppressed" })),
+      ...texts.slice(2, 5).map((id) => ({ id, kind: "dead" as const, reason: "invalid_number" })),
+      ...springRows.slice(0, 2).map((id) => ({ id, kind: "skip" as const, reason: "suppressed" })),
+      ...springRows.slice(2, 4).map((id) => ({ id, kind: "dead" as const, reason: "provider_rejected:550" })),
+    ]);
+    await catchUp(4);
+    await replayDeadLetters(sql(), { ids: [springRows[2]!] }, "test");
+    const sentEmail = [...v1.slice(3), ...v2.slice(1, 9), ...springRows.slice(4, 16), springRows[2]!, ...autumnRows.slice(0, 8)];
+    const sentSms = [...texts.slice(5, 19)];
+    await send([...sentEmail, ...sentSms]);
+    await sql().query(`UPDATE herald.notifications SET sent_at = sent_at - make_interval(days => (id % 3)::int) WHERE sent_at IS NOT NULL AND (${mine})`);
+    // The rest of the autumn broadcast is canceled before it goes out; three spring rows still wait.
+    expect(await cancelBroadcast(sql(), autumn, memberId)).toBe(autumnRows.length - 8);
+    await catchUp(9);
+
+    await applyStatusEvents(sql(), [
+      ...statusEvents(sentEmail.slice(0, 30), "delivered"),
+      ...statusEvents(sentEmail.slice(30), "bounced", { suppress: "hard_bounce" }),
+      ...statusEvents(sentSms.slice(0, 10), "delivered"),
+      ...statusEvents(sentSms.slice(10), "failed"),
+      ...statusEvents([sentEmail[1]!, sentEmail[20]!], "complaint", { suppress: "complaint" }),
+    ]);
+    await catchUp(13);
+    for (const id of sentEmail.filter((_, i) => i % 3 === 0)) await recordEngagement(sql(), { notificationId: id, kind: "opened", countsAsFirst: true });
+    for (const id of sentEmail.filter((_, i) => i % 4 === 1)) {
+      await recordEngagement(sql(), { notificationId: id, kind: "opened", detail: { proxy: "apple_mpp", prefetch: true }, countsAsFirst: false });
+    }
+    for (const id of sentEmail.filter((_, i) => i % 6 === 0)) await recordEngagement(sql(), { notificationId: id, kind: "clicked", countsAsFirst: true });
+    await catchUp(5);
+    await expectRollupMatchesLog();
+
+    // The history really has what this test is about: canceled rows, both versions, both broadcasts.
+    const truth = await analyticsFromEventLog(sql(), TZ);
+    const dimensions = new Set([...truth.keys()].map((k) => k.split("|").slice(1, 6).join("|")));
+    expect([...dimensions].sort()).toEqual(
+      [
+        "digest|email|digest|1|0",
+        "digest|email|digest|2|0",
+        `broadcast|email|digest|1|${spring}`,
+        `broadcast|email|digest|2|${spring}`,
+        `broadcast|email|digest|2|${autumn}`,
+        "digest|sms||0|0",
+        "news|email||0|0",
+        "news|sms||0|0",
+      ].sort(),
+    );
+    const { rows } = await sql().query(
+      `SELECT broadcast_id::text AS broadcast, sum(canceled)::int AS canceled, sum(sent)::int AS sent, sum(dead)::int AS dead, sum(skipped)::int AS skipped
+         FROM herald.analytics_daily WHERE type IN ('digest', 'broadcast') GROUP BY 1 ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { broadcast: "0", canceled: 2, sent: 29, dead: 3, skipped: 6 },
+      { broadcast: spring, canceled: 1, sent: 13, dead: 1, skipped: 2 },
+      { broadcast: autumn, canceled: autumnRows.length - 8 + 1, sent: 8, dead: 0, skipped: 0 },
+    ]);
+  });
+
   it("counts an open days later toward the day the notification was sent", async () => {
     const id = email[25]!;
     await sql().query("UPDATE herald.notifications SET sent_at = now() - interval '3 days' WHERE id = $1", [id]);
@@ -213,7 +325,8 @@ describe("analytics rollup", () => {
   it("rebuilds from scratch to the same rows, and resumes incrementally after the rebuild", async () => {
     const incremental = await analyticsFromRollup(sql());
     const rebuilt = await rebuildAnalytics(sql(), TZ);
-    expect(rebuilt.notifications).toBe(80);
+    // 80 news and 40 digest notifications, and 37 broadcast rows: the three still waiting have no event yet.
+    expect(rebuilt.notifications).toBe(157);
     expect(await analyticsFromRollup(sql())).toEqual(incremental);
     await applyStatusEvents(sql(), statusEvents(email.slice(10, 12), "read"));
     await catchUp();
@@ -227,6 +340,7 @@ describe("analytics rollup", () => {
     });
     await rebuildAnalytics(sql(), "Pacific/Kiritimati");
     expect(Object.fromEntries(await analyticsFromRollup(sql()))).toEqual(Object.fromEntries(await analyticsFromEventLog(sql(), "Pacific/Kiritimati")));
+    expect(Object.fromEntries(await skipsFromRollup(sql()))).toEqual(Object.fromEntries(await skipsFromEventLog(sql(), "Pacific/Kiritimati")));
     const { rows } = await sql().query("SELECT time_zone FROM herald.analytics_state");
     expect(rows[0].time_zone).toBe("Pacific/Kiritimati");
   });

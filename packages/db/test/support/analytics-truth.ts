@@ -35,6 +35,36 @@ export async function analyticsFromEventLog(sql: Sql, timeZone: string): Promise
   return new Map(rows.map((r) => [r.k, Number(r.n)]));
 }
 
+/**
+ * The skip reasons' expected rows, straight from the event log: each skipped notification once,
+ * under the reason of its first skip, on its creation day. Keys are
+ * `day|type|channel|template|version|broadcast|reason`.
+ */
+export async function skipsFromEventLog(sql: Sql, timeZone: string): Promise<Map<string, number>> {
+  const { rows } = await sql.query<{ k: string; n: string }>(
+    `WITH first_skip AS (
+       SELECT DISTINCT ON (e.notification_id) e.notification_id, coalesce(e.detail ->> 'reason', 'unknown') AS reason
+         FROM herald.notification_events e WHERE e.type = 'skipped'
+        ORDER BY e.notification_id, e.id
+     )
+     SELECT concat_ws('|', (n.created_at AT TIME ZONE $1)::date, n.type, n.channel, coalesce(n.template_key, ''),
+              coalesce(n.template_version, 0), coalesce(n.broadcast_id, 0), s.reason) AS k,
+            count(*)::text AS n
+       FROM first_skip s JOIN herald.notifications n ON n.id = s.notification_id
+      GROUP BY 1`,
+    [timeZone],
+  );
+  return new Map(rows.map((r) => [r.k, Number(r.n)]));
+}
+
+/** The rollup's skip reasons in the same shape as skipsFromEventLog. */
+export async function skipsFromRollup(sql: Sql): Promise<Map<string, number>> {
+  const { rows } = await sql.query(
+    "SELECT day::text, type, channel, template_key, template_version, broadcast_id::text, reason, skipped FROM herald.analytics_daily_skips WHERE skipped <> 0",
+  );
+  return new Map(rows.map((r) => [[r.day, r.type, r.channel, r.template_key, r.template_version, r.broadcast_id, r.reason].join("|"), Number(r.skipped)]));
+}
+
 const COUNTERS = ["created", "skipped", "sent", "delivered", "failed", "bounced", "dead", "canceled", "opened", "opened_by_proxy", "clicked", "read", "unsubscribed", "complained"];
 
 /** The rollup's rows in the same shape as analyticsFromEventLog. */
