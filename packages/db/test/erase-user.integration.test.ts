@@ -5,6 +5,12 @@ import { suppressImportedAddresses } from "../src/imports/apply-import-records.t
 import { ingestEvents } from "../src/ingest/ingest-events.ts";
 import { eraseUser } from "../src/lifecycle/erase-user.ts";
 import { listUserSuppressions } from "../src/audience/user-suppressions.ts";
+import { rebuildAnalytics } from "../src/analytics/rebuild-analytics.ts";
+import { rollUpAnalytics } from "../src/analytics/roll-up-analytics.ts";
+import { recordEngagement } from "../src/client/engagement.ts";
+import { applyDispatchDecisions } from "../src/dispatch/dispatch-decisions.ts";
+import { applyStatusEvents } from "../src/dispatch/status-events.ts";
+import { analyticsFromEventLog, analyticsFromRollup, skipsFromRollup } from "./support/analytics-truth.ts";
 import { useTestDatabase } from "./support/test-database.ts";
 
 /**
@@ -268,4 +274,56 @@ describe("erasing a user", () => {
     expect(await eraseUser(sql(), "cleo", ACTOR)).toMatchObject({ suppressionsHashed: 1 });
   });
 
+  it("keeps the rollup's counts: rolled up again and rebuilt after the erasure, it only gains the notifications it canceled", async () => {
+    const dora = { externalId: "dora", email: "dora@example.com", phone: "+4915198765432" };
+    await sql().query(`UPDATE herald.categories SET tracking = '{"opens": true, "clicks": true}' WHERE key = 'news'`);
+    await sql().query("INSERT INTO herald.users (external_id, email, phone) VALUES ($1, $2, $3)", [dora.externalId, dora.email, dora.phone]);
+    const ingested = await ingestEvents(sql(), [1, 2].map((i) => ({ eventId: `dora-${i}`, type: "news.all", userId: dora.externalId, data: { name: "Dora" } })));
+    const [[email1, sms1, push1], [email2, sms2, push2]] = ingested.map((r) => r.notifications.map((n) => n.id)) as [string[], string[]];
+    // Every counter the erasure could disturb: sends, a delivery, opens (one by a proxy, its event
+    // naming her address), a click, a bounce, a skip with its reason, a dead letter.
+    await applyDispatchDecisions(sql(), [
+      ...[email1!, email2!].map((id) => ({ id, kind: "attempt" as const, provider: "ses", address: dora.email, rendered: { html: "Hello Dora" } })),
+      { id: sms1!, kind: "skip" as const, reason: "quiet_hours_expired" },
+      { id: push1!, kind: "dead" as const, reason: "no_device" },
+    ]);
+    await applyDispatchDecisions(sql(), [email1!, email2!].map((id) => ({ id, kind: "sent" as const, provider: "ses", providerMessageId: `ses-${id}`, latencyMs: 5 })));
+    await applyStatusEvents(sql(), [
+      { providerMessageId: `ses-${email1}`, kind: "delivered", at: new Date() },
+      { providerMessageId: `ses-${email2}`, kind: "bounced", at: new Date(), detail: { diagnostic: `550 <${dora.email}> unknown` } },
+    ]);
+    await recordEngagement(sql(), { notificationId: email1!, kind: "opened", detail: { proxy: "apple_mpp", prefetch: true, to: dora.email }, countsAsFirst: false });
+    await recordEngagement(sql(), { notificationId: email1!, kind: "opened", countsAsFirst: true });
+    await recordEngagement(sql(), { notificationId: email1!, kind: "clicked", countsAsFirst: true });
+    const catchUp = async () => expect(await rollUpAnalytics(sql(), { timeZone: "UTC", batchSize: 1000, gapHorizonMs: 3_600_000 })).toMatchObject({ kind: "rolled_up", caughtUp: true });
+    await catchUp();
+    const before = await analyticsFromRollup(sql());
+    const skipsBefore = await skipsFromRollup(sql());
+    expect([...before.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
+
+    // Two events named her address (the bounce's diagnostic, the proxy open): scrubbed, still counted as what they were.
+    expect(await eraseUser(sql(), dora.externalId, ACTOR)).toMatchObject({ notificationsCanceled: 2, notificationEventsScrubbed: 2 });
+    expect(await tablesMentioning(dora.email)).toEqual([]);
+    await catchUp();
+    // Her two pending notifications were canceled: one more `canceled` each, on their creation day.
+    const expected = new Map(before);
+    const { rows: canceled } = await sql().query(
+      "SELECT (created_at AT TIME ZONE 'UTC')::date::text AS day, type, channel FROM herald.notifications WHERE id = ANY ($1::bigint[]) AND status = 'canceled'",
+      [[sms2, push2]],
+    );
+    expect(canceled).toHaveLength(2);
+    for (const c of canceled) {
+      const key = [c.day, c.type, c.channel, "", 0, 0, "canceled"].join("|");
+      expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    const incremental = await analyticsFromRollup(sql());
+    expect(Object.fromEntries(incremental)).toEqual(Object.fromEntries(expected));
+    expect(Object.fromEntries(await skipsFromRollup(sql()))).toEqual(Object.fromEntries(skipsBefore));
+
+    // Rebuilt from the anonymised log, the same rows again, and the same as a direct count over it.
+    await rebuildAnalytics(sql(), "UTC");
+    expect(Object.fromEntries(await analyticsFromRollup(sql()))).toEqual(Object.fromEntries(incremental));
+    expect(Object.fromEntries(await analyticsFromEventLog(sql(), "UTC"))).toEqual(Object.fromEntries(incremental));
+    expect(Object.fromEntries(await skipsFromRollup(sql()))).toEqual(Object.fromEntries(skipsBefore));
+  });
 });
