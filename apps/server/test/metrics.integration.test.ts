@@ -100,4 +100,50 @@ describe("GET /metrics", () => {
     // In-process series say which process recorded them.
     expect(text).toMatch(new RegExp(`^herald_sends_total\\{provider="sandbox-email",outcome="sent",herald_process="[^"]+:${process.pid}"\\} 2$`, "m"));
   });
+
+  it("counts a send the provider rejects under its outcome, not as sent", async () => {
+    const admin = await server.apiKey("admin");
+    await rest(server.url, "PUT", "/notification-types/order.shipped", admin, {
+      channels: [{ channel: "sms", category: "orders", content: { body: "On its way" } }],
+    });
+    const events = await server.apiKey("events");
+    // Twilio's magic number for an invalid one: the sandbox rejects it with 21211, a dead letter.
+    await rest(server.url, "PUT", "/users/u-4", events, { phone: "+15005550001" });
+    expect((await rest(server.url, "POST", "/events", events, { eventId: "shipped-u-4", type: "order.shipped", userId: "u-4" })).status).toBe(202);
+
+    const text = await eventually(
+      async () => (await scrape(server.url, `Bearer ${TOKEN}`)).text(),
+      (t) => sample(t, "herald_sends_total", { provider: "sandbox-sms", outcome: "dead" }) !== null,
+      "a dead sandbox-sms send in /metrics",
+    );
+    const { rows } = await server.database.pool.query("SELECT status, reason FROM herald.notifications WHERE channel = 'sms'");
+    expect(rows).toEqual([{ status: "dead", reason: "provider_rejected:21211" }]);
+    expect(sample(text, "herald_sends_total", { provider: "sandbox-sms", outcome: "dead" })).toBe(1);
+    expect(sample(text, "herald_sends_total", { provider: "sandbox-sms", outcome: "sent" })).toBeNull();
+    expect(sample(text, "herald_send_latency_seconds_count", { provider: "sandbox-sms" })).toBe(1);
+    // A dead letter is not delivered: no end-to-end latency for it, and the email sends are as they were.
+    expect(sample(text, "herald_end_to_end_latency_seconds_count", { channel: "sms", lane: "bulk" })).toBeNull();
+    expect(sample(text, "herald_sends_total", { provider: "sandbox-email", outcome: "sent" })).toBe(2);
+  });
+
+  it("shows notifications waiting in the queue depth while no worker takes them", async () => {
+    // Last in this file: with the workers stopped, nothing drains what arrives next.
+    await server.workers!.stop();
+    const events = await server.apiKey("events");
+    for (const eventId of ["paid-again-1", "paid-again-2", "paid-again-3"]) {
+      expect((await rest(server.url, "POST", "/events", events, { eventId, type: "order.paid", userId: "u-1" })).status).toBe(202);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const text = await (await scrape(server.url, `Bearer ${TOKEN}`)).text();
+    const { rows } = await server.database.pool.query(
+      "SELECT count(*)::int AS n FROM herald.notifications WHERE channel = 'email' AND lane = 'bulk' AND status = 'pending' AND job_queued_at IS NULL AND next_attempt_at <= now()",
+    );
+    expect(rows[0].n).toBe(3);
+    expect(sample(text, "herald_queue_depth", { channel: "email", lane: "bulk", state: "waiting" })).toBe(3);
+    expect(sample(text, "herald_queue_depth", { channel: "email", lane: "bulk", state: "in_flight" })).toBe(0);
+    expect(sample(text, "herald_queue_oldest_age_seconds", { channel: "email", lane: "bulk" })).toBeGreaterThan(0);
+    // Other lanes are not blamed for it.
+    expect(sample(text, "herald_queue_depth", { channel: "email", lane: "critical", state: "waiting" })).toBe(0);
+    expect(sample(text, "herald_queue_depth", { channel: "sms", lane: "bulk", state: "waiting" })).toBe(0);
+  });
 });
