@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase, type Database } from "@herald/db";
+import { openDatabase, setPreferences, upsertUser, type Database } from "@herald/db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
@@ -235,5 +235,53 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect.poll(() => table.innerText(), EVENTUALLY).toContain("categories.create");
     await shot("71-audit-all");
+  });
+
+  it("makes a category mandatory, and a user who opted out of it is sent it all the same", async () => {
+    // uma switched off orders email through the API before orders became mandatory.
+    await upsertUser(database.pool, "uma", { email: "uma@example.com" });
+    await setPreferences(database.pool, "uma", [{ category: "orders", channel: "email", enabled: false }], "api");
+    const { rows: optOut } = await database.pool.query<{ day: string }>(
+      `SELECT to_char(p.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM herald.preferences p JOIN herald.users u ON u.id = p.user_id
+        WHERE u.external_id = 'uma' AND p.category = 'orders' AND p.channel = 'email' AND NOT p.enabled`,
+    );
+    expect(optOut).toHaveLength(1);
+    async function explainOrdersEmailToUma() {
+      await page.getByRole("link", { name: "Users" }).click();
+      await page.getByLabel("User id, email or phone").fill("uma");
+      await page.getByRole("list", { name: "Matching users" }).getByRole("button").filter({ hasText: "uma" }).click();
+      await page.waitForURL(/\/users\?user=uma$/);
+      const form = page.getByRole("form", { name: "Explain a send" });
+      await form.getByLabel("Ask about").selectOption("category");
+      await form.getByLabel("Category").selectOption("orders");
+      await form.getByLabel("Channel").selectOption("email");
+      await form.getByRole("button", { name: "Explain" }).click();
+      return page.getByLabel("Email explanation");
+    }
+    const before = await explainOrdersEmailToUma();
+    await expect.poll(() => before.textContent(), EVENTUALLY).toContain(`Email: skipped — opted out of orders email on ${optOut[0]!.day} through the API`);
+
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("link", { name: "Categories" }).click();
+    await page.getByRole("row", { name: /Orders/ }).getByRole("link", { name: "Orders" }).click();
+    await page.waitForURL(/\/settings\/categories\/orders$/);
+    const mandatory = page.getByLabel(/^Mandatory/);
+    expect(await mandatory.isChecked()).toBe(false);
+    await mandatory.check();
+    await shot("72-category-mandatory");
+    await page.getByRole("button", { name: "Save category" }).click();
+    await page.waitForURL(/\/settings\/categories$/);
+    await expect.poll(() => page.getByRole("row", { name: /Orders/ }).innerText(), EVENTUALLY).toContain("Mandatory");
+    const { rows } = await database.pool.query("SELECT mandatory FROM herald.categories WHERE key = 'orders'");
+    expect(rows).toEqual([{ mandatory: true }]);
+    await shot("73-categories-mandatory");
+
+    // The gates now pass orders email to uma, her opt-out on file but overruled, and her page says so.
+    const after = await explainOrdersEmailToUma();
+    await expect.poll(() => after.textContent(), EVENTUALLY).toContain(`orders is mandatory: their opt-out of orders email on ${optOut[0]!.day} through the API does not apply`);
+    expect(await after.textContent()).toMatch(/Email: would send to uma@example\.com through /);
+    const orders = page.getByRole("region", { name: "Preferences" }).getByRole("row").filter({ hasText: "Orders" });
+    await expect.poll(() => orders.textContent(), EVENTUALLY).toContain("always sent (mandatory)");
+    await shot("74-mandatory-category-explained");
   });
 });

@@ -20,7 +20,10 @@ export function CategoryForm({ start, isNew }: { start: CategoryDraft; isNew: bo
   const [saved, setSaved] = useState<CategoryDraft | null>(isNew ? null : start);
   const [done, setDone] = useState(false);
   const upsert = useMutation(
-    trpc.categories.upsert.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.categories.pathKey() }) }),
+    trpc.categories.upsert.mutationOptions({
+      // A user's page lists the categories too (mandatory, defaults): a cached one would offer to switch off what no longer can be.
+      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.categories.pathKey() }), queryClient.invalidateQueries(trpc.users.get.pathFilter())]),
+    }),
   );
   // A new category is unsaved until created; an existing one once it differs from what is stored.
   const isDirty = saved === null || !sameDraft(draft, saved);

@@ -7,7 +7,12 @@ import { useTRPC } from "../../lib/trpc.ts";
 export function DeleteCategoryButton({ category }: { category: Category }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const remove = useMutation(trpc.categories.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.categories.pathKey() }) }));
+  // A user's page lists the categories too: a cached one would still show the deleted one.
+  const remove = useMutation(
+    trpc.categories.delete.mutationOptions({
+      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.categories.pathKey() }), queryClient.invalidateQueries(trpc.users.get.pathFilter())]),
+    }),
+  );
 
   return (
     <ConfirmMutationButton
