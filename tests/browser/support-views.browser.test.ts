@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ingestEvents, openDatabase, type Database } from "@herald/db";
+import { ingestEvents, openDatabase, upsertCategory, upsertUser, type Database } from "@herald/db";
 import { seedSupportWorkspace } from "@herald/db/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await page.waitForURL(/\/broadcasts$/);
     // The server's workers send these through the sandbox: the timeline has real outcomes.
     await seedSupportWorkspace(database.pool);
+    // Beside the workspace's capped digest (which skips): a category whose cap defers instead.
+    await upsertCategory(database.pool, "reminders", { label: "Reminders", frequencyCap: { max: 1, windowSeconds: 6 * 3600, action: "defer" } });
     await ingestEvents(database.pool, [
       { eventId: "promo-1", type: "promo.weekly", userId: "ada", data: {} },
       { eventId: "login-1", type: "security.login", userId: "ada", data: {} },
@@ -109,6 +111,48 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await timeline.getByRole("button", { name: "Clear filters" }).click();
   });
 
+  it("expands a notification to its attempt, with the provider's code and latency, and the content as it was sent", async () => {
+    // eve's number is the sandbox's Twilio "invalid number": her SMS attempt is refused with a
+    // provider code, while her email is accepted.
+    await upsertUser(database.pool, "eve", { email: "eve@example.com", phone: "+15005550001" });
+    await ingestEvents(database.pool, [{ eventId: "eve-promo", type: "promo.weekly", userId: "eve", data: {} }]);
+    const attempts = () =>
+      database.pool.query<{ channel: string; address: string; rendered: Record<string, unknown>; attempt: { provider: string; providerCode?: string; latencyMs: number } }>(
+        `SELECT n.channel, n.address, n.rendered, e.detail AS attempt
+           FROM herald.notifications n JOIN herald.notification_events e ON e.notification_id = n.id AND e.type = 'attempt'
+          WHERE n.dedup_key LIKE 'eve-promo:%' ORDER BY n.channel`,
+      );
+    await expect.poll(async () => (await attempts()).rows.map((r) => r.channel), EVENTUALLY).toEqual(["email", "sms"]);
+    const { rows } = await attempts();
+    expect(rows.find((r) => r.channel === "sms")!.attempt.providerCode).toBe("21211");
+
+    await openUser("eve", "eve");
+    const timeline = page.getByRole("region", { name: "Notifications to eve" });
+    const labels: Record<string, string> = { email: "Email", sms: "SMS" };
+    const fieldLabels: Record<string, string> = { subject: "Subject", title: "Title", body: "Body", html: "HTML" };
+    for (const truth of rows) {
+      const row = timeline.getByRole("row").filter({ hasText: "promo.weekly" }).filter({ hasText: labels[truth.channel]! });
+      await expect.poll(() => row.textContent(), EVENTUALLY).toMatch(truth.channel === "sms" ? /Dead|Failed/ : /Sent|Delivered/);
+      await row.getByRole("button", { name: `Details of promo.weekly by ${labels[truth.channel]}` }).click();
+      // The details open in the row right below the notification's own.
+      const details = row.locator("xpath=following-sibling::tr[1]");
+      const attempt = details.getByRole("row").filter({ has: page.locator("td code", { hasText: /^attempt$/ }) });
+      await expect.poll(() => attempt.textContent(), EVENTUALLY).toMatch(new RegExp(`"latencyMs": ${truth.attempt.latencyMs}\\b`));
+      expect(await attempt.textContent()).toContain(`"provider": "${truth.attempt.provider}"`);
+      if (truth.attempt.providerCode) expect(await attempt.textContent()).toContain(`"providerCode": "${truth.attempt.providerCode}"`);
+      else expect(await attempt.textContent()).not.toContain("providerCode");
+      expect(await details.textContent()).toContain(truth.address);
+      // Each field of the content as the provider was handed it, under its own label.
+      const shown = Object.keys(truth.rendered).filter((key) => key in fieldLabels);
+      expect(shown).toContain("body");
+      for (const key of shown) {
+        const field = details.locator(".rendered-field").filter({ has: page.locator(".rendered-label", { hasText: new RegExp(`^${fieldLabels[key]}$`) }) });
+        expect(await field.locator(key === "body" || key === "html" ? "pre" : "p:not(.rendered-label)").textContent()).toBe(truth.rendered[key]);
+      }
+    }
+    await shot("support-01b-timeline-attempts-and-content");
+  });
+
   it("loads the next page of the timeline as its end scrolls into view", async () => {
     await ingestEvents(
       database.pool,
@@ -124,6 +168,12 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
   });
 
   it("Explains each gate's verdict in words", async () => {
+    // The reminders cap, reached by one email an hour ago.
+    await database.pool.query(
+      `INSERT INTO herald.notifications (dedup_key, user_id, type, channel, category, content, status, dispatch_state, sent_at)
+       SELECT 'reminded-1', id, 'reminder.due', 'email', 'reminders', '{"subject": "s", "body": "b"}', 'sent', 'done', now() - interval '1 hour'
+         FROM herald.users WHERE external_id = 'ada'`,
+    );
     await openUser("ada", "ada");
     const optedOut = await explain({ type: "promo.weekly" });
     await expect.poll(() => optedOut.textContent(), EVENTUALLY).toMatch(/Email: skipped — opted out of marketing email on \d{4}-\d{2}-\d{2} through the unsubscribe link/);
@@ -143,6 +193,35 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     const capped = await explain({ category: "digest", channel: "email" });
     await expect.poll(() => capped.textContent(), EVENTUALLY).toContain("Email: skipped — the digest frequency cap is reached (1 sent in its window)");
     await shot("support-05-explain-frequency-cap");
+
+    // When the oldest send in the window leaves it, in ada's own time zone ("2026-12-02 09:14 Europe/Berlin", the date only when not today).
+    const { rows: windows } = await database.pool.query<{ until: string }>(
+      `SELECT CASE WHEN (w.until AT TIME ZONE u.timezone)::date = (now() AT TIME ZONE u.timezone)::date THEN ''
+                   ELSE to_char(w.until AT TIME ZONE u.timezone, 'YYYY-MM-DD ') END
+              || to_char(w.until AT TIME ZONE u.timezone, 'HH24:MI') || ' ' || u.timezone AS until
+         FROM herald.users u,
+              LATERAL (SELECT min(n.sent_at) + make_interval(secs => (c.frequency_cap->>'windowSeconds')::int) AS until
+                         FROM herald.notifications n JOIN herald.categories c ON c.key = n.category
+                        WHERE n.user_id = u.id AND n.category = 'reminders' GROUP BY c.frequency_cap) AS w
+        WHERE u.external_id = 'ada'`,
+    );
+    expect(windows).toHaveLength(1);
+    const deferred = await explain({ category: "reminders", channel: "email" });
+    await expect
+      .poll(() => deferred.textContent(), EVENTUALLY)
+      .toContain(`Email: deferred — the reminders frequency cap is reached (1 sent in its window): deferred to ${windows[0]!.until}`);
+    await shot("support-05b-explain-frequency-cap-defers");
+
+    // News email is off unless a user opts in, and ada never did.
+    const { rows: news } = await database.pool.query(
+      `SELECT c.defaults->'email' AS email, (SELECT count(*)::int FROM herald.preferences p JOIN herald.users u ON u.id = p.user_id
+                                             WHERE u.external_id = 'ada' AND p.category = 'news') AS choices
+         FROM herald.categories c WHERE c.key = 'news'`,
+    );
+    expect(news).toEqual([{ email: false, choices: 0 }]);
+    const offByDefault = await explain({ category: "news", channel: "email" });
+    await expect.poll(() => offByDefault.textContent(), EVENTUALLY).toContain("Email: skipped — news email is off by default and they never opted in");
+    await shot("support-05c-explain-off-by-default");
 
     await openUser("bo", "bob");
     const suppressed = await explain({ type: "promo.weekly" });
