@@ -79,7 +79,7 @@ export const ENV_VARIABLES = {
   HERALD_WORKER_SILENCE_MS: {
     schema: z.coerce.number().int().min(1000).max(3_600_000).default(45_000),
     description:
-      "A worker process silent this long (heartbeats every 10 s) is declared dead: its graphile-worker jobs are unlocked at once and its notifications resume.",
+      "A worker process silent this long is declared dead: its graphile-worker jobs are unlocked at once and its notifications resume. Heartbeats go every 10 s, or four per silence when it is shorter than 40 s.",
   },
   HERALD_SECRET_KEY: {
     schema: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),

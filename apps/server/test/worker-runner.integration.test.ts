@@ -1,4 +1,4 @@
-import { openDatabase, type Database } from "@herald/db";
+import { openDatabase, reapDeadWorkers, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { quickAddJob } from "graphile-worker";
 import pino from "pino";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEnv } from "../src/env.ts";
 import { configuredProviders } from "../src/providers/configured-providers.ts";
 import { createSettingsCache } from "../src/settings/settings-service.ts";
-import { startWorkers } from "../src/workers/worker-runner.ts";
+import { heartbeatIntervalMs, startWorkers } from "../src/workers/worker-runner.ts";
 
 describe("the worker runner", () => {
   let testDatabase: TestDatabase;
@@ -15,8 +15,8 @@ describe("the worker runner", () => {
     testDatabase = await createTestDatabase(inject("templateUrl"));
     database = openDatabase(testDatabase.url);
   });
-  async function workerDeps() {
-    const env = loadEnv({ DATABASE_URL: testDatabase.url });
+  async function workerDeps(extraEnv: Record<string, string> = {}) {
+    const env = loadEnv({ DATABASE_URL: testDatabase.url, ...extraEnv });
     const settings = createSettingsCache(database, env);
     await settings.get();
     const log = pino({ level: "silent" });
@@ -53,6 +53,22 @@ describe("the worker runner", () => {
     expect(workers.state()).toBe("stopped");
     const { rows } = await database.pool.query("SELECT task_identifier, locked_at, locked_by FROM graphile_worker.jobs");
     expect(rows).toEqual([]);
+  });
+
+  it("beats often enough that a short silence never declares a live worker dead", async () => {
+    expect(heartbeatIntervalMs(45_000)).toBe(10_000);
+    expect(heartbeatIntervalMs(2_000)).toBe(500);
+    const workers = await startWorkers(await workerDeps({ HERALD_WORKER_SILENCE_MS: "2000" }));
+    try {
+      // Three silences long: with the old fixed 10 s beat its own heartbeat would be 6 s old here.
+      await new Promise((r) => setTimeout(r, 6_000));
+      const reaped = await reapDeadWorkers(database.pool, 2_000, 600_000);
+      expect(reaped.workers).toEqual([]);
+      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM herald.worker_heartbeats WHERE last_seen_at > now() - interval '2 seconds'");
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await workers.stop();
+    }
   });
 
   it("prunes expired sessions on its schedule's task", async () => {
