@@ -347,7 +347,7 @@ describe("the dispatcher", () => {
           writing = suppress(id, writer)
             .then(() => (committedAfterAnswer = answered))
             .finally(() => writer.release());
-          for (let i = 0; i < 200 && !waitedDuringCall; i++) {
+          for (let i = 0; i < 1000 && !waitedDuringCall; i++) {
             const { rows } = await database.pool.query<{ waiting: boolean }>(
               "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted AND locktype = 'advisory') AS waiting",
               [writerPid],

@@ -43,7 +43,7 @@ describe("consent holds", () => {
   }
 
   async function waitsOnConsent(pid: number): Promise<boolean> {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 1000; i++) {
       const { rows } = await test.db.pool.query<{ waiting: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = $1 AND NOT l.granted AND l.locktype = 'advisory'
                           AND l.classid::bigint = herald.consent_lock_class()) AS waiting`,
