@@ -9,6 +9,7 @@ import {
   type ClaimedNotification,
   type ConsentHold,
   type DispatchDecision,
+  type GateTuple,
   type GateVerdict,
   type HoldConsent,
   type Sql,
@@ -67,7 +68,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
 
   const verdicts = await evaluateGates(
     deps.sql,
-    claimed.map((n) => ({ userId: n.userId ?? "0", channel, category: n.category, lane: n.lane })),
+    claimed.map((n) => gateTuple(n, channel)),
     now,
     policy.defaultTimezone,
   );
@@ -76,10 +77,8 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   const templates = await (deps.templates ?? createTemplateStore(deps.sql)).forBatch(claimed);
   claimed.forEach((n, i) => {
     const verdict = verdicts[i]!;
-    if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
-    if (verdict.verdict === "defer") {
-      return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
-    }
+    const refused = refusal(n, verdict);
+    if (refused) return decisions.push(refused);
     const rendered = renderMessage(n, verdict, templates, decorate);
     if (!rendered.ok) return decisions.push({ id: n.id, kind: "dead", reason: rendered.reason, ...(rendered.error ? { error: rendered.error } : {}) });
     passed.push({ n, verdict, message: rendered.message, rendered: rendered.rendered });
@@ -165,6 +164,17 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   await results.afterRecorded?.();
 }
 
+function gateTuple(n: ClaimedNotification, channel: Channel): GateTuple {
+  return { userId: n.userId ?? "0", channel, category: n.category, lane: n.lane };
+}
+
+/** What a gate verdict other than "send" does to its notification; null when it may be sent. */
+function refusal(n: ClaimedNotification, verdict: GateVerdict): DispatchDecision | null {
+  if (verdict.verdict === "skip") return { id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail };
+  if (verdict.verdict === "defer") return { id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail };
+  return null;
+}
+
 /** The keys a send's address takes: the email or phone it goes to, or each push token. */
 function consentAddresses(verdict: GateVerdict): string[] {
   return verdict.tokens ?? (verdict.address ? [verdict.address] : []);
@@ -188,7 +198,7 @@ async function recheckUnderHold<T extends { n: ClaimedNotification; message: Out
     decisions.push({ id: n.id, kind: "defer", reason: "consent_changing", until: new Date(now.getTime() + CONSENT_CHANGING_RECHECK_MS) });
   }
   const verdicts = await hold.gates(
-    held.map(({ n }) => ({ userId: n.userId ?? "0", channel, category: n.category, lane: n.lane })),
+    held.map(({ n }) => gateTuple(n, channel)),
     now,
     defaultTimezone,
   );
@@ -196,10 +206,8 @@ async function recheckUnderHold<T extends { n: ClaimedNotification; message: Out
   held.forEach((item, i) => {
     const { n, message } = item;
     const verdict = verdicts[i]!;
-    if (verdict.verdict === "skip") return decisions.push({ id: n.id, kind: "skip", reason: verdict.reason!, detail: verdict.detail });
-    if (verdict.verdict === "defer") {
-      return decisions.push({ id: n.id, kind: "defer", reason: verdict.reason!, until: verdict.deferUntil!, detail: verdict.detail });
-    }
+    const refused = refusal(n, verdict);
+    if (refused) return decisions.push(refused);
     // A device switched off since the first look keeps its token out of the call.
     const usable = new Set(verdict.tokens ?? []);
     still.push(message.tokens ? { ...item, message: { ...message, tokens: message.tokens.filter((t) => usable.has(t)) } } : item);
