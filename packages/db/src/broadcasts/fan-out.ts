@@ -1,7 +1,11 @@
 import type pg from "pg";
 import { withTransaction } from "../sql.ts";
 
-/** A query whose rows are the audience's `user_id`s, with its own $1..$n parameters. */
+/**
+ * A query whose rows are the audience's `user_id`s, with its own $1..$n parameters: distinct ids
+ * of `herald.users` rows, read in the statement that embeds it (the segment compiler selects
+ * `u.id` from `herald.users u`). The dry run counts on both.
+ */
 export interface AudienceQuery {
   sql: string;
   params: unknown[];
