@@ -54,6 +54,23 @@ export class Scenario {
    */
   async kill9(worker: HeraldWorker): Promise<number> {
     await worker.kill9();
+    return this.exposed();
+  }
+
+  /**
+   * SIGTERM, then a second SIGTERM `afterMs` later: the forced exit an operator gets when a
+   * graceful stop takes too long. Counted like a kill: what it left accepted and unrecorded.
+   */
+  async terminateTwice(worker: HeraldWorker, afterMs: number): Promise<{ exit: number | string | null; secondSignalToExitMs: number; exposed: number }> {
+    worker.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, afterMs));
+    const second = Date.now();
+    worker.child.kill("SIGTERM");
+    const exit = await worker.exit;
+    return { exit, secondSignalToExitMs: Date.now() - second, exposed: await this.exposed() };
+  }
+
+  private async exposed(): Promise<number> {
     const exposed = await acceptedButUnrecorded(this.sql, this.sim.ledger);
     this.budget += exposed;
     return exposed;

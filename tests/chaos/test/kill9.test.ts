@@ -2,7 +2,8 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { acceptedButUnrecorded } from "../src/instrumentation.ts";
 import { Scenario } from "../src/scenario.ts";
 import { hang, ok, type Fault, type FaultPlan } from "../src/simulator/faults.ts";
-import { emitNews, seedWorkload } from "../src/workload.ts";
+import type { SimulatedProvider } from "../src/simulator/provider-wire.ts";
+import { addressesOf, emitNews, seedWorkload } from "../src/workload.ts";
 
 const USERS = 40;
 // Long enough that the killed worker has other calls in flight too.
@@ -12,11 +13,11 @@ describe("kill -9 of a worker", () => {
   let scenario: Scenario | undefined;
   afterEach(async () => scenario?.close());
 
-  async function run(name: string, killOn: { provider: "ses" | "twilio"; plan: FaultPlan; when: (fault: Fault) => boolean }, env: Record<string, string> = {}) {
+  async function run(name: string, killOn: { provider: SimulatedProvider; plan: FaultPlan; when: (fault: Fault) => boolean }, env: Record<string, string> = {}) {
     scenario = await Scenario.open(name, inject("templateUrl"));
     const s = scenario;
     await seedWorkload(s.sql, USERS);
-    for (const provider of ["ses", "twilio", "fcm"] as const) s.sim.plan(provider, provider === killOn.provider ? killOn.plan : LATENCY);
+    for (const provider of ["ses", "twilio", "fcm", "oauth"] as const) s.sim.plan(provider, provider === killOn.provider ? killOn.plan : provider === "oauth" ? ok() : LATENCY);
     const first = s.startWorker(env);
     await s.ready(first);
     let exposed = -1;
@@ -39,6 +40,19 @@ describe("kill -9 of a worker", () => {
     const summary = await s.finish(expected);
     return { summary, exposed, exposedOnChannel, victim: victim as string | null };
   }
+
+  it("before the provider call (its push batch claimed, FCM not yet called): those sends go out once, nothing lost", async () => {
+    // FCM's first call waits for an OAuth token: killed on that exchange, the worker holds a
+    // claimed push batch none of whose messages has reached FCM.
+    const { summary } = await run("kill9-before-call", { provider: "oauth", plan: () => ok(), when: () => true });
+    expect(summary).toMatchObject({ notifications: summary.expected, lost: 0, status_regressions: 0, locked_jobs: 0 });
+    expect(summary.statuses).toEqual({ sent: summary.expected });
+    expect(summary.duplicates).toBeLessThanOrEqual(summary.duplicate_budget);
+    const ledger = scenario!.sim.ledger;
+    for (let n = 1; n <= USERS; n++) {
+      expect(ledger.filter((e) => e.provider === "fcm" && e.address === addressesOf(n).push && e.accepted), `push to user ${n}`).toHaveLength(1);
+    }
+  });
 
   it("during the provider call (before the provider accepted): nothing lost, duplicates within what the kill exposed", async () => {
     // The tenth SMS hangs at the provider, unaccepted, and the worker is killed while it waits.

@@ -46,3 +46,43 @@ describe("SIGTERM with sends in flight", () => {
     expect(summary.statuses).toEqual({ sent: expected });
   });
 });
+
+describe("a second SIGTERM while the first waits for slow calls", () => {
+  let scenario: Scenario;
+  beforeAll(async () => {
+    scenario = await Scenario.open("sigterm-twice", inject("templateUrl"));
+  });
+  afterAll(async () => scenario?.close());
+
+  it("exits at once with code 1; a new worker frees its jobs, loses nothing and repeats only what the exit exposed", async () => {
+    const s = scenario;
+    await seedWorkload(s.sql, USERS);
+    // Every provider accepts at once and answers 20 s later: a graceful stop would wait for them.
+    for (const provider of ["ses", "twilio", "fcm"] as const) s.sim.plan(provider, ok(20_000));
+    const worker = s.startWorker({ HERALD_SHUTDOWN_TIMEOUT_MS: "60000" });
+    await s.ready(worker);
+    let stopped: ReturnType<Scenario["terminateTwice"]> | null = null;
+    s.sim.onRequest = (entry) => {
+      if (stopped || entry.provider === "oauth" || entry.seq < 10) return;
+      stopped = s.terminateTwice(worker, 1_500);
+    };
+    const expected = await emitNews(s.sql, USERS);
+    while (!stopped) await new Promise((r) => setTimeout(r, 50));
+    const { exit, secondSignalToExitMs, exposed } = await stopped;
+
+    expect(exit).toBe(1);
+    // Forced, not graceful: far sooner than the 20 s answers or the 60 s shutdown timeout.
+    expect(secondSignalToExitMs).toBeLessThan(10_000);
+    expect(exposed).toBeGreaterThan(0);
+
+    for (const provider of ["ses", "twilio", "fcm"] as const) s.sim.plan(provider, ok(20));
+    // Its heartbeat goes silent (2 s here); the next worker frees the jobs it held.
+    await new Promise((r) => setTimeout(r, 2500));
+    await s.ready(s.startWorker());
+    await s.drain(expected);
+    const summary = await s.finish(expected);
+    expect(summary).toMatchObject({ notifications: expected, lost: 0, status_regressions: 0, locked_jobs: 0, duplicate_budget: exposed });
+    expect(summary.statuses).toEqual({ sent: expected });
+    expect(summary.duplicates).toBeLessThanOrEqual(summary.duplicate_budget);
+  });
+});
