@@ -17,6 +17,19 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
 }
 
+/**
+ * A connection losing its server (a Postgres restart, a terminated backend) must not crash the
+ * process. The pool's own listener covers idle clients only; a client checked out and between
+ * queries (a transaction held open across provider calls) emits the error on itself, where no
+ * listener means an uncaught exception. Its queries still fail, and the pool discards it on
+ * release (a client that is no longer queryable is never reused); the next checkout reconnects.
+ */
+export function surviveServerLoss(pool: pg.Pool): pg.Pool {
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  return pool;
+}
+
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -24,9 +37,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     application_name: options.applicationName ?? "herald",
     connectionTimeoutMillis: 10_000,
   });
-  // An idle client losing its server (a Postgres restart) must not crash the process: the pool
-  // discards it and the next query reconnects.
-  pool.on("error", () => undefined);
+  surviveServerLoss(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     pool,

@@ -1,4 +1,4 @@
-export { openDatabase, type Database, type PrismaClient, type Prisma } from "./client.ts";
+export { openDatabase, surviveServerLoss, type Database, type PrismaClient, type Prisma } from "./client.ts";
 export type { Db } from "./client-types.ts";
 export { resolveDatabaseTarget, assertSupportedServer, redactUrl, type DatabaseTarget } from "./database-target.ts";
 export { migrate, pendingMigrations, readMigrations, MigrationError, MIGRATIONS_DIR } from "./migrate.ts";

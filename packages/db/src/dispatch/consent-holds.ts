@@ -1,4 +1,5 @@
 import pg from "pg";
+import { surviveServerLoss } from "../client.ts";
 import type { Sql } from "../sql.ts";
 import { evaluateGates, type GateTuple, type GateVerdict } from "./gates.ts";
 
@@ -31,9 +32,7 @@ export type HoldConsent = (subjects: readonly ConsentSubject[]) => Promise<Conse
  * sandbox's) waiting for a connection that only they could free.
  */
 export function openConsentPool(url: string, size: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: size, application_name: "herald-consent", connectionTimeoutMillis: 10_000 });
-  pool.on("error", () => undefined);
-  return pool;
+  return surviveServerLoss(new pg.Pool({ connectionString: url, max: size, application_name: "herald-consent", connectionTimeoutMillis: 10_000 }));
 }
 
 export function consentHolds(pool: pg.Pool): HoldConsent {
