@@ -158,7 +158,8 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     expect(await page.getByLabel("SMS").isDisabled()).toBe(true);
     // The category is a select of the workspace's categories, not free text.
     expect(await page.getByLabel("Category", { exact: true }).inputValue()).toBe("marketing");
-    expect(await page.getByLabel("Category", { exact: true }).locator("option").allTextContents()).toEqual(["Marketing (marketing)"]);
+    // The options arrive with the categories query; until then the select says it is loading.
+    await expect.poll(() => page.getByLabel("Category", { exact: true }).locator("option").allTextContents(), EVENTUALLY).toEqual(["Marketing (marketing)"]);
     await page.getByRole("button", { name: "Continue", exact: true }).click();
 
     expect(await page.getByLabel("Send now").isChecked()).toBe(true);

@@ -107,7 +107,8 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
   it("shows an operator the same providers, read-only", async () => {
     await admin.getByRole("link", { name: "Members" }).click();
     await admin.waitForURL(/\/settings\/members$/);
-    await admin.getByLabel("Email", { exact: true }).fill(OPERATOR.email);
+    // By role: until the Members page renders, "Email" also names the providers page's email card.
+    await admin.getByRole("textbox", { name: "Email", exact: true }).fill(OPERATOR.email);
     await admin.getByLabel("Role").selectOption("operator");
     await admin.getByRole("button", { name: "Invite member" }).click();
     const link = admin.getByRole("textbox", { name: "Invite link" });

@@ -47,7 +47,10 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
 
   async function openUser(query: string, externalId: string) {
     await page.getByRole("link", { name: "Users" }).click();
-    await page.getByLabel("User id, email or phone").fill(query);
+    // The search box is remounted empty once the open user is gone: text typed before that is lost.
+    const box = page.getByLabel("User id, email or phone");
+    await expect.poll(() => box.inputValue(), EVENTUALLY).toBe("");
+    await box.fill(query);
     const result = page.getByRole("list", { name: "Matching users" }).getByRole("button").filter({ hasText: externalId });
     await result.waitFor(EVENTUALLY);
     await result.click();
@@ -74,7 +77,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
   it("finds a user by the start of their email and reads their page and timeline", async () => {
     await openUser("ada.lo", "ada");
     const search = page.getByRole("list", { name: "Matching users" });
-    expect(await search.count()).toBe(0);
+    await expect.poll(() => search.count(), EVENTUALLY).toBe(0);
     await expect.poll(() => page.getByRole("region", { name: "Profile" }).textContent(), EVENTUALLY).toContain("Ada.Lovelace@example.com");
     const devices = page.getByRole("region", { name: "Devices" });
     expect(await devices.getByRole("row").filter({ hasText: "ada-old-tablet" }).textContent()).toContain("unregistered");
