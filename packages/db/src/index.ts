@@ -1,4 +1,4 @@
-export { openDatabase, surviveServerLoss, type Database, type PrismaClient, type Prisma } from "./client.ts";
+export { openDatabase, type Database, type PrismaClient, type Prisma } from "./client.ts";
 export type { Db } from "./client-types.ts";
 export { resolveDatabaseTarget, assertSupportedServer, redactUrl, type DatabaseTarget } from "./database-target.ts";
 export { migrate, pendingMigrations, readMigrations, MigrationError, MIGRATIONS_DIR } from "./migrate.ts";
@@ -8,7 +8,7 @@ export * from "./sessions/sessions.ts";
 export * from "./audit/audit-log.ts";
 export * from "./settings/settings.ts";
 export * from "./rate-limits/rate-counters.ts";
-export { withTransaction, type Sql } from "./sql.ts";
+export { surviveServerLoss, withTransaction, type Sql } from "./sql.ts";
 export * from "./ingest/ingest-events.ts";
 export * from "./dispatch/pump.ts";
 export * from "./dispatch/claim-batch.ts";

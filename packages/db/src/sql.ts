@@ -18,3 +18,16 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * A connection losing its server (a Postgres restart, a terminated backend) must not crash the
+ * process. The pool's own listener covers idle clients only; a client checked out and between
+ * queries (a transaction held open across provider calls) emits the error on itself, where no
+ * listener means an uncaught exception. Its queries still fail, and the pool discards it on
+ * release (a client that is no longer queryable is never reused); the next checkout reconnects.
+ */
+export function surviveServerLoss(pool: pg.Pool): pg.Pool {
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  return pool;
+}

@@ -9,6 +9,7 @@ import {
   insertDemoUsers,
   rebuildAnalytics,
   resetWorkspaceContent,
+  surviveServerLoss,
   type Database,
 } from "@herald/db";
 import { Logger as WorkerLogger, runMigrations } from "graphile-worker";
@@ -95,8 +96,9 @@ export async function runDemo(ctx: { database: Database; databaseUrl: string; de
 
   // Without waiting for each commit's flush: the demo writes thousands of small transactions, and
   // a crash mid-way leaves a half-filled demo either way (run it again with --reset).
-  const clockPool = new pg.Pool({ connectionString: ctx.databaseUrl, max: 1, idleTimeoutMillis: 0, application_name: "herald-demo", options: "-c synchronous_commit=off" });
-  clockPool.on("error", () => undefined);
+  const clockPool = surviveServerLoss(
+    new pg.Pool({ connectionString: ctx.databaseUrl, max: 1, idleTimeoutMillis: 0, application_name: "herald-demo", options: "-c synchronous_commit=off" }),
+  );
   const sim: Simulation = { pool: clockPool, random, defaultTimezone: ctx.defaultTimezone, log: pino({ level: "silent" }), now, meta: new Map() };
   const broadcasts: string[] = [];
   let notifications = 0;

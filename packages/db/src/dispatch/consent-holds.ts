@@ -1,6 +1,5 @@
 import pg from "pg";
-import { surviveServerLoss } from "../client.ts";
-import type { Sql } from "../sql.ts";
+import { surviveServerLoss, type Sql } from "../sql.ts";
 import { evaluateGates, type GateTuple, type GateVerdict } from "./gates.ts";
 
 /** Whose consent a send relies on: its user, and each address it goes to (email, phone or push tokens). */
