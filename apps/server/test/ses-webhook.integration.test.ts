@@ -62,8 +62,10 @@ async function post(body: string | Record<string, string>, contentType = "text/p
 /** Runs the queued apply_webhook_events jobs with graphile-worker itself, as a worker would. */
 async function applyQueuedWebhooks(): Promise<number> {
   const { rows } = await sql().query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'apply_webhook_events'");
+  // The test's own pool: graphile-worker ends a pool it made without waiting, and the
+  // database drop at teardown could end one of its connections first (an uncaught error).
   await runOnce({
-    connectionString: server.databaseUrl,
+    pgPool: sql(),
     taskList: { apply_webhook_events: applyWebhookEventsTask(sql(), { ses: sesStatusEvents }) },
     noHandleSignals: true,
     logger: new Logger(() => () => undefined),

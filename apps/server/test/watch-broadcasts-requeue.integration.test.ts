@@ -70,8 +70,10 @@ describe("the broadcast watch while something is sending", () => {
     const id = await sending(3);
     let runner: Runner | undefined;
     try {
+      // The test's own pool: graphile-worker ends a pool it made without waiting, and the
+      // database drop at teardown could end one of its connections first (an uncaught error).
       runner = await run({
-        connectionString: workspace.url,
+        pgPool: workspace.database.pool,
         concurrency: 1,
         pollInterval: 200,
         noHandleSignals: true,

@@ -1,6 +1,7 @@
 import { openDatabase, reapDeadWorkers, type Database } from "@herald/db";
-import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
+import { createTestDatabase, databaseName, withDatabase, type TestDatabase } from "@herald/db/testing";
 import { quickAddJob } from "graphile-worker";
+import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEnv } from "../src/env.ts";
@@ -86,4 +87,64 @@ describe("the worker runner", () => {
     await workers.stop();
     expect((await database.prisma.session.findMany()).map((s) => s.id)).toEqual(["live"]);
   });
+
+  it("starts a runner again after the database went away under it, and frees the jobs its exited pool held", async () => {
+    const name = databaseName(testDatabase.url);
+    const admin = new pg.Client({ connectionString: withDatabase(testDatabase.url, "postgres") });
+    await admin.connect();
+    const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS ${allowed}`);
+    let runs = 0;
+    let started!: () => void;
+    const firstRunStarted = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const firstRunMayFinish = new Promise<void>((resolve) => (finish = resolve));
+    const workers = await startWorkers({
+      ...(await workerDeps()),
+      extraTasks: {
+        held_job: async () => {
+          runs++;
+          if (runs === 1) {
+            started();
+            await firstRunMayFinish;
+          }
+        },
+      },
+    });
+    try {
+      await quickAddJob({ connectionString: testDatabase.url }, "held_job", {});
+      await firstRunStarted;
+      const { rows: before } = await database.pool.query<{ pool_ids: string[] }>("SELECT pool_ids FROM herald.worker_heartbeats");
+      const { rows: holder } = await database.pool.query<{ locked_by: string }>("SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = 'held_job'");
+      expect(before[0]!.pool_ids).toContain(holder[0]!.locked_by);
+
+      // The server goes away while the job runs: graphile-worker cannot record it as done.
+      await setConnections(false);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      finish();
+      await waitFor(() => workers.state() === "restarting", 15_000);
+
+      await setConnections(true);
+      await waitFor(() => workers.state() === "running", 30_000);
+      // The exited pool's lock is released rather than left for four hours: the job runs again.
+      await waitFor(async () => runs === 2 && (await database.pool.query("SELECT 1 FROM graphile_worker.jobs")).rowCount === 0, 20_000);
+      // Later jobs are taken too, by the runner that replaced it.
+      await quickAddJob({ connectionString: testDatabase.url }, "held_job", {});
+      await waitFor(() => runs === 3, 20_000);
+      const { rows: after } = await database.pool.query<{ pool_ids: string[] }>("SELECT pool_ids FROM herald.worker_heartbeats");
+      expect(after[0]!.pool_ids).not.toContain(holder[0]!.locked_by);
+    } finally {
+      await setConnections(true);
+      await admin.end();
+      await workers.stop();
+    }
+    expect(workers.state()).toBe("stopped");
+  });
 });
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${condition.toString()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

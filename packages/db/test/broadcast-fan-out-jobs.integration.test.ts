@@ -212,7 +212,9 @@ describe("broadcast fan-out with its send jobs", () => {
       started.push({ task: helpers.job.task_identifier, ids: (payload as { ids: string[] }).ids });
       firstJob();
     };
-    const runner = await run({ connectionString: test.url, concurrency: 1, noHandleSignals: true, pollInterval: 100, taskList: { send_email: record, send_sms: record } });
+    // The test's own pool: graphile-worker ends a pool it made without waiting, and the
+    // database drop at teardown could end one of its connections first (an uncaught error).
+    const runner = await run({ pgPool: sql, concurrency: 1, noHandleSignals: true, pollInterval: 100, taskList: { send_email: record, send_sms: record } });
     try {
       await first;
     } finally {

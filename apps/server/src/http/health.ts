@@ -1,7 +1,8 @@
 import { pendingMigrations, type Database } from "@herald/db";
 import express, { type Router } from "express";
 
-export type WorkerState = "running" | "starting" | "stopped" | "not_in_role";
+/** "restarting": a runner exited (the database went away) and is being started again. */
+export type WorkerState = "running" | "starting" | "restarting" | "stopped" | "not_in_role";
 
 export interface HealthDependencies {
   database: Database;

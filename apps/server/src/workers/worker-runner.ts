@@ -2,8 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { CHANNELS, DEFAULT_RETRY_POLICY, type Channel } from "@herald/core";
 import { beat, consentHolds, openConsentPool, pumpOnce, reapDeadWorkers, removeHeartbeat, type Database } from "@herald/db";
-import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
-import { EventEmitter } from "node:events";
+import { Logger as WorkerLogger, type TaskList } from "graphile-worker";
 import type { Logger } from "pino";
 import { BreakerBook } from "../dispatch/breaker-book.ts";
 import { createTemplateStore } from "../dispatch/template-store.ts";
@@ -32,6 +31,7 @@ import { sendBatchTask } from "../tasks/send-batch.ts";
 import { startBroadcastTask } from "../tasks/start-broadcast.ts";
 import { WATCH_BROADCASTS_CRONTAB, watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
 import { segmentAudience } from "../broadcasts/segment-audience.ts";
+import { superviseRunner, type SupervisedRunner, type SupervisedRunnerOptions } from "./supervised-runner.ts";
 
 export interface Workers {
   state(): WorkerState;
@@ -106,15 +106,25 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     templates: createTemplateStore(sql),
   };
 
-  const poolIds = new Set<string>();
-  const events: WorkerEvents = new EventEmitter();
-  events.on("pool:create", ({ workerPool }) => poolIds.add(workerPool.id));
+  let state: WorkerState = "running";
+  const runners: SupervisedRunner[] = [];
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const heartbeat = async () => beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid });
+  const supervise = {
+    log,
+    // The heartbeat names the new pools at once: were this process to die now, the reaper
+    // releases exactly the locks it holds.
+    onChange: () => {
+      if (state === "stopped") return;
+      state = runners.every((r) => r.healthy()) ? "running" : "restarting";
+      heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed"));
+    },
+  };
   const common = {
     connectionString: options.databaseUrl,
     noHandleSignals: true,
     pollInterval: 2000,
     logger: workerLogger(log),
-    events,
     // Unbatched, graphile-worker records a finished job without awaiting it, so a stop right
     // after a job ends can close the pool first and leave the job locked for four hours. A
     // batcher is flushed before the pool closes.
@@ -122,81 +132,72 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   };
   // Send jobs have one shape whoever makes them: the pump, or a broadcast's fan-out.
   const sendJobs = { batchSize: env.HERALD_BATCH_SIZE, lookaheadMs: 5000 };
-  const runners: Runner[] = [];
+  const start = async (runnerOptions: Omit<SupervisedRunnerOptions, keyof typeof common>) => {
+    runners.push(await superviseRunner({ ...common, ...runnerOptions }, supervise));
+  };
   for (const channel of CHANNELS) {
-    runners.push(
-      await run({
-        ...common,
-        concurrency: concurrency[channel],
-        maxPoolSize: concurrency[channel] + 2,
-        taskList: { [`send_${channel}`]: sendBatchTask(channel, dispatcher) },
-      }),
-    );
+    await start({
+      concurrency: concurrency[channel],
+      maxPoolSize: concurrency[channel] + 2,
+      taskList: { [`send_${channel}`]: sendBatchTask(channel, dispatcher) },
+    });
   }
-  runners.push(
-    await run({
-      ...common,
-      concurrency: 2,
-      maxPoolSize: 4,
-      taskList: {
-        prune_sessions: pruneSessions(database),
-        apply_status_events: applyStatusEventsTask(sql),
-        apply_webhook_events: applyWebhookEventsTask(sql, { ses: sesStatusEvents, twilio: twilioStatusEvents }),
-        // Twilio never retries a status callback: messages left in "sent" are looked up.
-        reconcile_twilio: reconcileTwilioTask(sql, async (sid) => {
-          const spec = providers.specs?.().find((s) => s.kind === "twilio");
-          if (!spec) throw new Error("no Twilio account is configured");
-          return twilioStatusFetcher({
-            accountSid: spec.secrets.accountSid ?? "",
-            authToken: spec.secrets.authToken ?? "",
-            ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
-          })(sid);
-        }),
-        reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
-        roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
-        evaluate_alerts: evaluateAlertsTask(sql, settings),
-        deliver_alert: deliverAlertTask(sql, settings, env),
-        prune_expired: pruneExpiredTask(sql, () => setting<number>("retention.days")),
-        ...options.extraTasks,
-      },
-      crontab: [
-        "0 * * * * prune_sessions ?max=1",
-        "* * * * * reap_workers ?max=1",
-        "*/15 * * * * reconcile_twilio ?max=1",
-        "* * * * * roll_up_analytics ?max=1",
-        "* * * * * evaluate_alerts ?max=1",
-        RETENTION_CRONTAB,
-      ].join("\n"),
-    }),
-  );
+  await start({
+    concurrency: 2,
+    maxPoolSize: 4,
+    taskList: {
+      prune_sessions: pruneSessions(database),
+      apply_status_events: applyStatusEventsTask(sql),
+      apply_webhook_events: applyWebhookEventsTask(sql, { ses: sesStatusEvents, twilio: twilioStatusEvents }),
+      // Twilio never retries a status callback: messages left in "sent" are looked up.
+      reconcile_twilio: reconcileTwilioTask(sql, async (sid) => {
+        const spec = providers.specs?.().find((s) => s.kind === "twilio");
+        if (!spec) throw new Error("no Twilio account is configured");
+        return twilioStatusFetcher({
+          accountSid: spec.secrets.accountSid ?? "",
+          authToken: spec.secrets.authToken ?? "",
+          ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
+        })(sid);
+      }),
+      reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
+      roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
+      evaluate_alerts: evaluateAlertsTask(sql, settings),
+      deliver_alert: deliverAlertTask(sql, settings, env),
+      prune_expired: pruneExpiredTask(sql, () => setting<number>("retention.days")),
+      ...options.extraTasks,
+    },
+    crontab: [
+      "0 * * * * prune_sessions ?max=1",
+      "* * * * * reap_workers ?max=1",
+      "*/15 * * * * reconcile_twilio ?max=1",
+      "* * * * * roll_up_analytics ?max=1",
+      "* * * * * evaluate_alerts ?max=1",
+      RETENTION_CRONTAB,
+    ].join("\n"),
+  });
   // CSV imports on a runner of their own: a ten-second slice of a big import never delays the
   // status events and reaping above.
-  runners.push(await run({ ...common, concurrency: 1, maxPoolSize: 2, taskList: { import_csv: importCsvTask(sql) } }));
+  await start({ concurrency: 1, maxPoolSize: 2, taskList: { import_csv: importCsvTask(sql) } });
 
   // Broadcasts on their own runner: a long fan-out never holds up webhooks or housekeeping.
-  runners.push(
-    await run({
-      ...common,
-      concurrency: 1,
-      maxPoolSize: 3,
-      taskList: {
-        start_broadcast: startBroadcastTask({
-          pool: sql,
-          audience: segmentAudience,
-          defaultTimezone: async () => (await settings.get()).get("workspace.defaultTimezone") as string,
-          jobs: sendJobs,
-        }),
-        watch_broadcasts: watchBroadcastsTask(sql, async () => {
-          const s = await settings.get();
-          return { maxBouncePercent: s.get("broadcasts.maxBouncePercent") as number, maxComplaintPercent: s.get("broadcasts.maxComplaintPercent") as number };
-        }),
-      },
-      crontab: WATCH_BROADCASTS_CRONTAB,
-    }),
-  );
+  await start({
+    concurrency: 1,
+    maxPoolSize: 3,
+    taskList: {
+      start_broadcast: startBroadcastTask({
+        pool: sql,
+        audience: segmentAudience,
+        defaultTimezone: async () => (await settings.get()).get("workspace.defaultTimezone") as string,
+        jobs: sendJobs,
+      }),
+      watch_broadcasts: watchBroadcastsTask(sql, async () => {
+        const s = await settings.get();
+        return { maxBouncePercent: s.get("broadcasts.maxBouncePercent") as number, maxComplaintPercent: s.get("broadcasts.maxComplaintPercent") as number };
+      }),
+    },
+    crontab: WATCH_BROADCASTS_CRONTAB,
+  });
 
-  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  const heartbeat = async () => beat(sql, { id: workerId, poolIds: [...poolIds], hostname: hostname(), pid: process.pid });
   await heartbeat();
   // A process that starts after a crash frees the dead one's jobs now, not at the next minute.
   const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
@@ -212,13 +213,6 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     log,
   });
 
-  let state: WorkerState = "running";
-  for (const runner of runners) {
-    runner.promise.catch((error: unknown) => {
-      state = "stopped";
-      log.error({ err: error }, "worker runner stopped with an error");
-    });
-  }
   return {
     state: () => state,
     nudgePump: () => pump.nudge(),

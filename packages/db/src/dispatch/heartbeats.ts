@@ -14,6 +14,15 @@ export async function removeHeartbeat(sql: Sql, workerId: string): Promise<void>
   await sql.query("DELETE FROM herald.worker_heartbeats WHERE worker_id = $1", [workerId]);
 }
 
+/**
+ * Frees the jobs and queues locked by graphile-worker pools that will never finish them (a
+ * dead process's, or a runner of a live one that exited on a database outage). Without this
+ * they stay locked for four hours.
+ */
+export async function releaseWorkerPools(sql: Sql, poolIds: readonly string[]): Promise<void> {
+  if (poolIds.length > 0) await sql.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [poolIds]);
+}
+
 export interface ReapResult {
   workers: string[];
   requeued: number;
@@ -34,8 +43,7 @@ export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: numb
       RETURNING worker_id, pool_ids`,
     [silenceMs],
   );
-  const poolIds = rows.flatMap((r) => r.pool_ids);
-  if (poolIds.length > 0) await sql.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [poolIds]);
+  await releaseWorkerPools(sql, rows.flatMap((r) => r.pool_ids));
   const requeued = await sql.query(
     `UPDATE herald.notifications SET dispatch_state = CASE WHEN dispatch_state = 'in_flight' THEN 'queued' ELSE dispatch_state END,
             job_queued_at = NULL, in_flight_job = NULL, updated_at = now()
