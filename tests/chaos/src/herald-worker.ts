@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const TWILIO_ACCOUNT_SID = `AC${"c4a05".padEnd(32, "0")}`;
+export const TWILIO_AUTH_TOKEN = "chaos-auth-token-0000000000000000";
 
 /** A Herald worker process: production's entry point (apps/server/src/main.ts), HERALD_ROLE=worker. */
 export interface HeraldWorker {
@@ -42,7 +43,7 @@ export function providerEnvironment(simulatorUrl: string): Record<string, string
     HERALD_SES_FROM: "Herald <chaos@herald.example>",
     HERALD_SES_ENDPOINT: simulatorUrl,
     HERALD_TWILIO_ACCOUNT_SID: TWILIO_ACCOUNT_SID,
-    HERALD_TWILIO_AUTH_TOKEN: "chaos-auth-token-0000000000000000",
+    HERALD_TWILIO_AUTH_TOKEN: TWILIO_AUTH_TOKEN,
     HERALD_TWILIO_FROM: "+15005550006",
     HERALD_TWILIO_BASE_URL: simulatorUrl,
     HERALD_FCM_SERVICE_ACCOUNT: fcmServiceAccount(),

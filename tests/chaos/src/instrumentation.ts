@@ -79,13 +79,34 @@ export async function optOutNow(sql: Sql, externalId: string, category: string, 
  * duplicate budget.
  */
 export async function acceptedButUnrecorded(sql: Sql, ledger: readonly LedgerEntry[]): Promise<number> {
+  return (await unrecordedAcceptances(sql, ledger)).length;
+}
+
+/** The ids of the notifications acceptedButUnrecorded counts. */
+export async function unrecordedAcceptances(sql: Sql, ledger: readonly LedgerEntry[]): Promise<string[]> {
   const accepted = ledger.filter((e) => e.accepted && e.provider !== "oauth");
   const ids = accepted.map((e) => e.notificationId).filter((id): id is string => id !== null && /^\d{1,18}$/.test(id));
   const numbers = accepted.filter((e) => e.provider === "twilio").map((e) => e.address!);
-  const { rows } = await sql.query<{ n: string }>(
-    `SELECT count(*) AS n FROM herald.notifications
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM herald.notifications
       WHERE status = 'pending' AND (id = ANY($1::bigint[]) OR (channel = 'sms' AND address = ANY($2::text[])))`,
     [ids, numbers],
   );
-  return Number(rows[0]!.n);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * After storeLedger: the notifications a database outage may send twice. Those accepted and
+ * unrecorded when it began, and those accepted while it lasted: nothing could be recorded then.
+ */
+export async function exposedByOutages(sql: Sql, outages: ReadonlyArray<{ from: Date; to: Date; unrecorded: string[] }>): Promise<number> {
+  if (outages.length === 0) return 0;
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(DISTINCT l.notification_id)::int AS n
+       FROM chaos.ledger l, jsonb_to_recordset($1::jsonb) AS o("from" timestamptz, "to" timestamptz, unrecorded bigint[])
+      WHERE l.accepted AND l.provider <> 'oauth'
+        AND (l.notification_id = ANY(o.unrecorded) OR l.at BETWEEN o."from" AND o."to")`,
+    [JSON.stringify(outages)],
+  );
+  return rows[0]!.n;
 }

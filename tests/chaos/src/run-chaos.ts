@@ -6,11 +6,10 @@ import type { ScenarioSummary } from "./invariants.ts";
 import { RESULTS_DIR } from "./scenario.ts";
 
 // `pnpm test:chaos [vitest filters…]`: every scenario of tests/chaos, then their summaries as one table.
-const args = process.argv.slice(2);
-if (args.includes("--long")) {
-  process.stderr.write("test:chaos: the long runs (--long) are not written yet; see docs/reliability.md\n");
-  process.exit(2);
-}
+// `--long`: the scenarios at their long settings (HERALD_CHAOS_LONG), such as Postgres down 60 s.
+const long = process.argv.includes("--long");
+const args = process.argv.slice(2).filter((a) => a !== "--long");
+if (long) process.env.HERALD_CHAOS_LONG = "1";
 fs.rmSync(RESULTS_DIR, { recursive: true, force: true });
 const config = fileURLToPath(new URL("../vitest.chaos.config.ts", import.meta.url));
 const run = spawnSync(process.execPath, [fileURLToPath(new URL("../../../node_modules/vitest/vitest.mjs", import.meta.url)), "run", "--config", config, ...args], { stdio: "inherit" });

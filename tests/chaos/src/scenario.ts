@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { startWorker, type HeraldWorker } from "./herald-worker.ts";
-import { acceptedButUnrecorded, installInstrumentation, storeLedger } from "./instrumentation.ts";
+import type { EmbeddedPostgres } from "@herald/db/testing";
+import { acceptedButUnrecorded, exposedByOutages, installInstrumentation, storeLedger, unrecordedAcceptances } from "./instrumentation.ts";
 import { checkInvariants, type ScenarioSummary } from "./invariants.ts";
 import { ProviderSimulator } from "./simulator/simulator.ts";
 
@@ -17,6 +18,7 @@ export const RESULTS_DIR = process.env.HERALD_CHAOS_RESULTS ?? fileURLToPath(new
 export class Scenario {
   readonly workers: HeraldWorker[] = [];
   private budget = 0;
+  private readonly outages: Array<{ from: Date; to: Date; unrecorded: string[] }> = [];
   private maxLockAgeS = 0;
   private sampler: NodeJS.Timeout | null = null;
 
@@ -42,6 +44,7 @@ export class Scenario {
     return this.database.pool;
   }
 
+  /** A Herald process (a worker unless `extra` sets HERALD_ROLE) with every provider on the simulator. */
   startWorker(extra: Record<string, string> = {}): HeraldWorker {
     const worker = startWorker(this.testDatabase.url, this.sim.url, extra);
     this.workers.push(worker);
@@ -68,6 +71,22 @@ export class Scenario {
     worker.child.kill("SIGTERM");
     const exit = await worker.exit;
     return { exit, secondSignalToExitMs: Date.now() - second, exposed: await this.exposed() };
+  }
+
+  /**
+   * The database goes away for `downMs`: the embedded server stopped with pg_ctl stop -m fast
+   * (every connection cut), then started on the same port. A send accepted and unrecorded when
+   * it went down, or accepted while it was down, may be sent again: finish() budgets for them.
+   */
+  async databaseOutage(server: EmbeddedPostgres, downMs: number): Promise<{ downForMs: number }> {
+    const from = new Date();
+    const unrecorded = await unrecordedAcceptances(this.sql, this.sim.ledger);
+    await server.stopServer();
+    await new Promise((r) => setTimeout(r, downMs));
+    await server.startServer();
+    const to = new Date();
+    this.outages.push({ from, to, unrecorded });
+    return { downForMs: to.getTime() - from.getTime() };
   }
 
   private async exposed(): Promise<number> {
@@ -98,10 +117,25 @@ export class Scenario {
       if (total >= expected && unsettled === 0) return;
       if (Date.now() > deadline) {
         const logs = this.workers.map((w) => w.output().slice(-2000)).join("\n---\n");
-        throw new Error(`${this.name}: ${unsettled} of ${total} notifications (expected ${expected}) still unsettled after ${timeoutMs} ms\n${logs}`);
+        throw new Error(
+          `${this.name}: ${unsettled} of ${total} notifications (expected ${expected}) still unsettled after ${timeoutMs} ms\n` +
+            `${JSON.stringify(await this.unsettledState(), null, 1)}\n${logs}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }
+  }
+
+  /** Where unsettled rows are stuck, and the jobs that should carry them: what a failed drain reports. */
+  private async unsettledState(): Promise<unknown> {
+    const rows = await this.sql.query(
+      `SELECT channel, status, dispatch_state, in_flight_job IS NOT NULL AS in_flight_job, job_queued_at IS NOT NULL AS job_queued, count(*)::int AS n
+         FROM herald.notifications WHERE status = 'pending' OR dispatch_state <> 'done' GROUP BY 1, 2, 3, 4, 5`,
+    );
+    const jobs = await this.sql.query(
+      `SELECT id, task_identifier, attempts, max_attempts, run_at, locked_by, left(last_error, 200) AS last_error FROM graphile_worker.jobs ORDER BY id`,
+    );
+    return { rows: rows.rows, jobs: jobs.rows };
   }
 
   /** Stops every live worker gracefully and returns their exit codes. */
@@ -119,7 +153,7 @@ export class Scenario {
     const summary = await checkInvariants(this.sql, {
       name: this.name,
       expected,
-      duplicateBudget: this.budget + this.sim.acceptedUnanswered(),
+      duplicateBudget: this.budget + this.sim.acceptedUnanswered() + (await exposedByOutages(this.sql, this.outages)),
       maxLockAgeS: this.maxLockAgeS,
     });
     fs.mkdirSync(RESULTS_DIR, { recursive: true });

@@ -20,11 +20,16 @@ export async function seedWorkload(sql: Sql, users: number): Promise<void> {
   await sql.query(`INSERT INTO herald.devices (user_id, token, platform) SELECT id, 'device-' || external_id, 'android' FROM herald.users`);
 }
 
-/** One `news` event per user, in batches of 500 (the ingest function's set-based path). */
-export async function emitNews(sql: Sql, users: number, prefix = "news"): Promise<number> {
-  for (let from = 1; from <= users; from += 500) {
+/**
+ * One `news` event for each of `users` users from user `firstUser` on, in batches of 500 (the
+ * ingest function's set-based path). A user gets one SMS per scenario: the ledger finds an SMS's
+ * notification by its number, Twilio's request carrying no id of Herald's.
+ */
+export async function emitNews(sql: Sql, users: number, prefix = "news", firstUser = 1): Promise<number> {
+  const last = firstUser + users - 1;
+  for (let from = firstUser; from <= last; from += 500) {
     const events = [];
-    for (let i = from; i < Math.min(from + 500, users + 1); i++) events.push({ eventId: `${prefix}-${i}`, type: "news", userId: `u-${i}` });
+    for (let i = from; i < Math.min(from + 500, last + 1); i++) events.push({ eventId: `${prefix}-${i}`, type: "news", userId: `u-${i}` });
     await ingestEvents(sql, events);
   }
   return users * CHANNELS_PER_EVENT;

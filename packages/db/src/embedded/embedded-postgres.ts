@@ -32,6 +32,12 @@ export interface EmbeddedPostgres {
   startedHere: boolean;
   /** Drops this process's lease; the last Herald process out stops the server. */
   release(): Promise<void>;
+  /**
+   * Stops the server (pg_ctl stop -m fast: every connection is cut) and keeps the lease; the
+   * reliability suite's outages. startServer() brings it back on the same port.
+   */
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
 }
 
 interface Layout {
@@ -86,11 +92,13 @@ export async function acquireEmbeddedPostgres(options: EmbeddedPostgresOptions):
           return;
         }
         if (readLivePostmaster(layout.dataDir)) {
-          await pgCtl(layout, ["stop", "-D", layout.dataDir, "-m", "fast", "-w", "-t", "60"]);
+          await stopCluster(layout);
           options.log("embedded Postgres stopped");
         }
       });
     },
+    stopServer: () => withFileLock(lockDir, () => stopCluster(layout)),
+    startServer: () => withFileLock(lockDir, () => startCluster(layout, port)),
   };
 }
 
@@ -150,6 +158,10 @@ async function startCluster(layout: Layout, port: number): Promise<void> {
     "-c fsync=on",
   ].join(" ");
   await pgCtl(layout, ["start", "-D", layout.dataDir, "-w", "-t", "60", "-l", path.join(layout.dataDir, "server.log"), "-o", options]);
+}
+
+async function stopCluster(layout: Layout): Promise<void> {
+  await pgCtl(layout, ["stop", "-D", layout.dataDir, "-m", "fast", "-w", "-t", "60"]);
 }
 
 function pgCtl(layout: Layout, args: string[]): Promise<unknown> {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { resolveDatabaseTarget, type DatabaseTarget } from "../database-target.ts";
+import { acquireEmbeddedPostgres, type EmbeddedPostgres } from "../embedded/embedded-postgres.ts";
 import { migrate, readMigrations } from "../migrate.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -11,6 +12,8 @@ const TEMPLATE_LOCK_ID = 727_274_002;
 export interface TestCluster {
   /** URL of the migrated template database; test files clone it. */
   templateUrl: string;
+  /** The embedded server's data directory, or null when DATABASE_URL names the server. */
+  embeddedDataDir: string | null;
   release(): Promise<void>;
 }
 
@@ -19,7 +22,11 @@ export interface TestClusterOptions {
   flavor: string;
   /** Runs once against a freshly migrated template, before it is frozen. */
   prepare?: (url: string) => Promise<void>;
+  /** The embedded server's data directory when DATABASE_URL is unset (default: HERALD_TEST_DATA_DIR, else .herald/test-pg). */
+  dataDir?: string;
 }
+
+const runtimeDir = () => process.env.HERALD_PG_RUNTIME_DIR ?? "/var/lib/herald";
 
 /**
  * Tests follow the server's rule: DATABASE_URL when set, otherwise the embedded instance of
@@ -29,8 +36,8 @@ export interface TestClusterOptions {
 export async function startTestCluster(options: TestClusterOptions): Promise<TestCluster> {
   const target: DatabaseTarget = await resolveDatabaseTarget({
     databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: process.env.HERALD_TEST_DATA_DIR ?? path.join(REPO_ROOT, ".herald", "test-pg"),
-    runtimeDir: process.env.HERALD_PG_RUNTIME_DIR ?? "/var/lib/herald",
+    dataDir: options.dataDir ?? process.env.HERALD_TEST_DATA_DIR ?? path.join(REPO_ROOT, ".herald", "test-pg"),
+    runtimeDir: runtimeDir(),
     log: () => undefined,
   });
   const digest = createHash("sha256")
@@ -60,7 +67,12 @@ export async function startTestCluster(options: TestClusterOptions): Promise<Tes
     await admin.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK_ID]).catch(() => undefined);
     await admin.end();
   }
-  return { templateUrl, release: () => target.release() };
+  return { templateUrl, embeddedDataDir: target.embedded?.dataDir ?? null, release: () => target.release() };
+}
+
+/** A lease on the embedded test server of `dataDir`, to stop and start it under a running scenario. */
+export function attachEmbeddedServer(dataDir: string): Promise<EmbeddedPostgres> {
+  return acquireEmbeddedPostgres({ dataDir, runtimeDir: runtimeDir(), database: "herald", log: () => undefined });
 }
 
 export function withDatabase(url: string, database: string): string {

@@ -1,0 +1,102 @@
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import net from "node:net";
+import { insertApiKey } from "@herald/db";
+import { TWILIO_AUTH_TOKEN, type HeraldWorker } from "./herald-worker.ts";
+import type { Scenario } from "./scenario.ts";
+
+/** A Herald API process (HERALD_ROLE=api) of the scenario, and the calls the scenarios make to it. */
+export interface HeraldApi {
+  url: string;
+  process: HeraldWorker;
+  postEvent(event: { eventId: string; type: string; userId: string }): Promise<Answer>;
+  /** A status callback signed the way Twilio signs it, with the scenario's auth token. */
+  postTwilioStatus(params: Record<string, string>): Promise<Answer>;
+  stop(): Promise<void>;
+}
+
+export interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
+
+export async function startApi(scenario: Scenario): Promise<HeraldApi> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = scenario.startWorker({ HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url });
+  const key = await createEventsKey(scenario);
+  await untilHealthy(url, child);
+  const answer = async (response: Response): Promise<Answer> => ({
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: await response.text(),
+  });
+  return {
+    url,
+    process: child,
+    postEvent: async (event) =>
+      answer(
+        await fetch(`${url}/api/v1/events`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(event),
+        }),
+      ),
+    postTwilioStatus: async (params) => {
+      const webhookUrl = `${url}/webhooks/twilio`;
+      const signed = Object.keys(params)
+        .sort()
+        .reduce((text, name) => text + name + params[name], webhookUrl);
+      const signature = createHmac("sha1", TWILIO_AUTH_TOKEN).update(signed).digest("base64");
+      return answer(
+        await fetch(webhookUrl, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+          body: new URLSearchParams(params).toString(),
+        }),
+      );
+    },
+    stop: async () => {
+      if (child.child.exitCode === null && child.child.signalCode === null) await child.terminate();
+    },
+  };
+}
+
+/** An events-scope key, stored the way Herald stores them (prefix and SHA-256). */
+async function createEventsKey(scenario: Scenario): Promise<string> {
+  const prefix = `hk_${randomBytes(6).toString("base64url")}`;
+  const key = `${prefix}_${randomBytes(32).toString("base64url")}`;
+  await insertApiKey(scenario.sql, {
+    name: "chaos",
+    scope: "events",
+    ratePerMinute: null,
+    createdBy: null,
+    prefix,
+    keyHash: createHash("sha256").update(key).digest("hex"),
+  });
+  return key;
+}
+
+async function untilHealthy(url: string, child: HeraldWorker): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return;
+    if (child.child.exitCode !== null || Date.now() > deadline) throw new Error(`the API process did not start\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
