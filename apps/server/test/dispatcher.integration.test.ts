@@ -1,10 +1,11 @@
-import { consentHolds, ingestEvents, openDatabase, type Database } from "@herald/db";
+import { consentHolds, ingestEvents, openConsentPool, openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { BreakerBook } from "../src/dispatch/breaker-book.ts";
 import { dispatchBatch, type DispatcherDependencies, type DispatchPolicy } from "../src/dispatch/dispatcher.ts";
-import type { Provider } from "../src/providers/provider.ts";
+import { mapConcurrently } from "../src/providers/map-concurrently.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult } from "../src/providers/provider.ts";
 import { createProviderRegistry, type ChannelRoute } from "../src/providers/provider-registry.ts";
 import { ScriptedProvider } from "./support/scripted-provider.ts";
 
@@ -365,5 +366,81 @@ describe("the dispatcher", () => {
       expect(committedAfterAnswer).toBe(true);
       expect(await row(id)).toMatchObject({ status: "sent" });
     });
+
+    it("stops calling once its hold's connection is lost, and puts back what it never called, attempt refunded", async () => {
+      // The hold is what keeps an opt-out from committing between the second look and the call:
+      // once Postgres ends its connection (a restart, a terminated backend, an idle timeout),
+      // the batch's next call could follow an opt-out.
+      const ids = [await notification(), await notification(), await notification()];
+      const consentPool = openConsentPool(testDatabase.url, 1);
+      const provider = oneAtATime("consent-4", async (index, signal) => {
+        if (index === 0) {
+          await database.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'herald-consent' AND datname = current_database()");
+          await until(() => signal.aborted);
+        }
+      });
+      try {
+        await dispatchBatch({ ...deps({ primary: provider }), holdConsent: consentHolds(consentPool) }, "email", ids, "1");
+      } finally {
+        await consentPool.end();
+      }
+      expect(provider.calls).toEqual([ids[0]]);
+      expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
+      for (const id of ids.slice(1)) {
+        const r = await row(id);
+        expect(r).toMatchObject({ status: "pending", dispatch_state: "queued", attempt_count: 0 });
+        expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
+        expect(r.events.at(-1)).toBe("deferred");
+      }
+    });
+  });
+
+  it("stops calling once a result cannot be recorded, so nothing it sends after goes unrecorded", async () => {
+    const ids = [await notification(), await notification(), await notification(), await notification()];
+    let failRecording = false;
+    // The database answering everything but the result writes: as if it went away mid-batch.
+    const sql = {
+      query: ((...args: Parameters<Database["pool"]["query"]>) => {
+        const name = (args[0] as { name?: string }).name;
+        if (failRecording && name === "herald_apply_dispatch_decisions") return Promise.reject(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+        return (database.pool.query as (...a: unknown[]) => unknown)(...args);
+      }) as Database["pool"]["query"],
+    };
+    const provider = oneAtATime("recording-1", async (index, signal) => {
+      failRecording = true;
+      // The second call starts as the first result's write goes out; once that write fails,
+      // no further call starts.
+      if (index === 1) await until(() => signal.aborted);
+    });
+    await expect(dispatchBatch({ ...deps({ primary: provider }), sql }, "email", ids, "77")).rejects.toThrow(/ECONNREFUSED/);
+    expect(provider.calls).toEqual([ids[0], ids[1]]);
+    // Its rows stay with its job, whose next run takes them back (claimBatch) and sends them.
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: "pending", dispatch_state: "in_flight", attempt_count: 1 });
   });
 });
+
+/** A provider that calls one message at a time and honours the batch's stop signal, as SES and Twilio do. */
+function oneAtATime(name: string, beforeAnswer: (index: number, signal: AbortSignal) => Promise<void>): Provider & { calls: string[] } {
+  const calls: string[] = [];
+  let index = 0;
+  return {
+    name,
+    channel: "email",
+    calls,
+    send: (messages: readonly OutboundMessage[], onResult, signal) =>
+      mapConcurrently(
+        messages,
+        1,
+        async (m): Promise<ProviderCallResult> => {
+          calls.push(m.notificationId);
+          await beforeAnswer(index++, signal!);
+          return { outcome: { kind: "sent", providerMessageId: `${name}-${m.notificationId}` }, latencyMs: 1 };
+        },
+        { onResult, signal, notStarted: notCalled },
+      ),
+  };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+}

@@ -49,6 +49,8 @@ export interface DispatcherDependencies {
 
 /** How long an unconfigured channel's notifications wait before the next look. */
 const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
+/** How long a notification its stopped batch never called waits before it is taken again. */
+const WITHDRAWN_RECHECK_MS = 1000;
 /** How long a notification waits when a consent change of its recipient is being written. */
 const CONSENT_CHANGING_RECHECK_MS = 1000;
 
@@ -147,13 +149,25 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
     if (!chosen || sending.length === 0) return;
 
     const calls = sending;
-    recorder = createResultRecorder((indexes, results) =>
-      // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
-      // and a Retry-After counted from before them would knock again before the provider allows.
-      recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+    // The batch stops calling when a call could no longer be recorded (the database went away:
+    // whatever it sent next would be sent again) or its consent hold was lost (an opt-out could
+    // commit before the next call). What it never called goes back to the queue.
+    const stop = new AbortController();
+    const stopBecause = (reason: string) => () => {
+      if (!stop.signal.aborted) deps.log.warn({ provider: chosen.name, reason }, "batch stopped before its last call");
+      stop.abort(reason);
+    };
+    hold?.lost.addEventListener("abort", stopBecause("consent_hold_lost"), { once: true });
+    recorder = createResultRecorder(
+      (indexes, results) =>
+        // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
+        // and a Retry-After counted from before them would knock again before the provider allows.
+        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+      stopBecause("results_unrecordable"),
     );
+    if (hold?.lost.aborted) stopBecause("consent_hold_lost")();
     const listener = recorder;
-    results = await callProvider(deps.log, chosen, calls.map((s) => s.message), (index, result) => listener.add(index, result));
+    results = await callProvider(deps.log, chosen, calls.map((s) => s.message), (index, result) => listener.add(index, result), stop.signal);
   } finally {
     // Before the results are written: a bounce this batch records suppresses an address whose
     // key the hold has, and that write waits for the release.
@@ -216,10 +230,10 @@ async function recheckUnderHold<T extends { n: ClaimedNotification; message: Out
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
-async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[], onResult: ResultListener): Promise<ProviderBatchResult> {
+async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[], onResult: ResultListener, signal: AbortSignal): Promise<ProviderBatchResult> {
   const started = Date.now();
   try {
-    const results = await provider.send(messages, onResult);
+    const results = await provider.send(messages, onResult, signal);
     if (results.length !== messages.length) throw new Error(`${provider.name} answered ${results.length} results for ${messages.length} messages`);
     return results;
   } catch (error) {
@@ -242,6 +256,10 @@ async function recordResults(
   const suppressions = [];
   const invalidTokens = [];
   for (const [i, n] of notifications.entries()) {
+    if (results[i]!.notCalled) {
+      decisions.push({ id: n.id, kind: "withdrawn", reason: "batch_stopped", until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
+      continue;
+    }
     const { outcome, latencyMs, suppress, invalidTokens: tokens } = results[i]!;
     if (suppress) suppressions.push({ channel: n.channel, address: suppress.address, reason: suppress.reason, source: provider.name });
     if (tokens) invalidTokens.push(...tokens);

@@ -7,9 +7,11 @@ export type RecordResults = (indexes: number[], results: ProviderCallResult[]) =
  * Records a batch's results while the batch is still being sent: each result is queued as it
  * lands and written with whatever else landed meanwhile, one write at a time (a group commit).
  * A worker killed mid-batch then leaves unrecorded only the calls in flight and one write's
- * worth, not every message the provider has accepted since the batch began.
+ * worth, not every message the provider has accepted since the batch began. A failed write
+ * (the database gone) is reported to `onFailure` at once, so the batch stops calling: nothing
+ * it sends after that could be recorded.
  */
-export function createResultRecorder(record: RecordResults) {
+export function createResultRecorder(record: RecordResults, onFailure?: (error: unknown) => void) {
   const waiting = new Map<number, ProviderCallResult>();
   const taken = new Set<number>();
   let writing: Promise<void> | null = null;
@@ -23,6 +25,7 @@ export function createResultRecorder(record: RecordResults) {
     writing = record(indexes, results)
       .catch((error: unknown) => {
         failure = error;
+        onFailure?.(error);
       })
       .finally(() => {
         writing = null;

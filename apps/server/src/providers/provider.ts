@@ -28,6 +28,13 @@ export interface ProviderCallResult {
   suppress?: { address: string; reason: "hard_bounce" | "complaint" | "stop" };
   /** Push tokens the provider rejected as unregistered or invalid. */
   invalidTokens?: Array<{ token: string; reason: string }>;
+  /** The message was never sent: the batch was stopped (its signal aborted) before its turn. */
+  notCalled?: true;
+}
+
+/** The answer for a message a stopped batch never called: nothing reached the provider. */
+export function notCalled(): ProviderCallResult {
+  return { outcome: { kind: "retry", reason: "not_called" }, latencyMs: 0, notCalled: true };
 }
 
 /** Hears the result of message `index` of a `send` as soon as it is known. */
@@ -54,6 +61,10 @@ export interface Provider {
    * `onResult`, when the provider can, hears each message's result as soon as it is known, so the
    * dispatcher records it while the rest of the batch is still being sent: a crash then leaves
    * only the calls in flight unrecorded, not everything the batch sent so far.
+   *
+   * `signal` aborts when the batch must stop (its results can no longer be recorded, or its
+   * consent hold was lost): a provider that calls in turns starts no further call and answers
+   * notCalled() for each message it never sent.
    */
-  send(messages: readonly OutboundMessage[], onResult?: ResultListener): Promise<ProviderCallResult[] | ProviderBatchResult>;
+  send(messages: readonly OutboundMessage[], onResult?: ResultListener, signal?: AbortSignal): Promise<ProviderCallResult[] | ProviderBatchResult>;
 }

@@ -17,6 +17,11 @@ export interface ConsentSubject {
 export interface ConsentHold {
   /** Per subject: whether every key it needs is held. A writer at work on one makes it false. */
   readonly held: readonly boolean[];
+  /**
+   * Aborts when the hold's connection is lost (a restart, a terminated backend, an idle-session
+   * timeout): its keys are free again, so the batch must make no further call.
+   */
+  readonly lost: AbortSignal;
   /** The gates again, read under the hold. */
   gates(tuples: readonly GateTuple[], now: Date, defaultTimezone: string): Promise<GateVerdict[]>;
   /** Lets the writers waiting on these keys commit. Call it once the calls have been answered. */
@@ -37,10 +42,14 @@ export function openConsentPool(url: string, size: number): pg.Pool {
 export function consentHolds(pool: pg.Pool): HoldConsent {
   return async (subjects) => {
     const client = await pool.connect();
+    const lost = new AbortController();
+    const onError = (error: Error) => lost.abort(error);
+    client.on("error", onError);
     let open = true;
     const end = async (statement: "COMMIT" | "ROLLBACK") => {
       if (!open) return;
       open = false;
+      client.off("error", onError);
       try {
         await client.query(statement);
         client.release();
@@ -73,6 +82,7 @@ export function consentHolds(pool: pg.Pool): HoldConsent {
       for (const r of rows) held[r.ord] = r.held;
       return {
         held,
+        lost: lost.signal,
         gates: (tuples, now, defaultTimezone) => evaluateGates(client, tuples, now, defaultTimezone),
         release: () => end("COMMIT"),
       };
@@ -91,6 +101,7 @@ export function consentHolds(pool: pg.Pool): HoldConsent {
 export function consentHoldsWithin(sql: Sql): HoldConsent {
   return async (subjects) => ({
     held: subjects.map(() => true),
+    lost: new AbortController().signal,
     gates: (tuples, now, defaultTimezone) => evaluateGates(sql, tuples, now, defaultTimezone),
     release: async () => undefined,
   });

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Platform } from "@herald/core";
 import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
-import type { OutboundMessage, Provider, ProviderCallResult, ResultListener } from "../provider.ts";
+import { mapConcurrently } from "../map-concurrently.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult, type ResultListener } from "../provider.ts";
 import { redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
 import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
 
@@ -95,6 +96,9 @@ export function fcmRequestBody(message: OutboundMessage, token: string, platform
  * per token (firebase-admin's own send retries 503s and resets up to four times, unseen).
  * HTTP/1.1 through fetch, with firebase-admin's credential for the OAuth token.
  */
+/** A token the stopped batch never sent to: a message with only such tokens was not called at all. */
+const TOKEN_NOT_CALLED: FcmTokenResult = { kind: "transient", reason: "not_called", code: "NOT_CALLED" };
+
 export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions = {}): Provider {
   const projectId = projectIdOf(config.serviceAccount);
   const app = firebaseAppFor(config.name, config.serviceAccount, config.tokenEndpoint);
@@ -118,7 +122,7 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
     }
   }
 
-  async function send(messages: readonly OutboundMessage[], onResult?: ResultListener): Promise<ProviderCallResult[]> {
+  async function send(messages: readonly OutboundMessage[], onResult?: ResultListener, signal?: AbortSignal): Promise<ProviderCallResult[]> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     const work = messages.flatMap((message, m) => (message.tokens ?? []).slice(0, MAX_TOKENS_PER_MESSAGE).map((token) => ({ m, message, token })));
@@ -138,17 +142,24 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
     const open = tokensOf.map((indexes) => indexes.length);
     const callResult = (m: number, mismatchIsOutage: boolean): ProviderCallResult => {
       const mine = tokensOf[m]!;
+      if (mine.length > 0 && mine.every((i) => tokenResults[i] === TOKEN_NOT_CALLED)) return notCalled();
       const { outcome, invalidTokens } = combineTokenResults(mine.map((i) => work[i]!.token), mine.map((i) => tokenResults[i]!), mismatchIsOutage);
       return { outcome, latencyMs: latencyMs(), ...(invalidTokens.length > 0 ? { invalidTokens } : {}) };
     };
     const isMismatch = (r: FcmTokenResult) => r.kind === "invalid_token" && r.reason === "sender_id_mismatch";
-    await mapConcurrently([...work.keys()], concurrency, async (i) => {
-      const { m, message, token } = work[i]!;
-      tokenResults[i] = await sendToken(accessToken, message, token);
+    const settle = (i: number, result: FcmTokenResult) => {
+      tokenResults[i] = result;
+      const { m } = work[i]!;
       // A message is reported as soon as its last token answers, unless a token said
       // SENDER_ID_MISMATCH: whether that means the wrong project's key is decided over the call.
       if (--open[m]! === 0 && onResult && !tokensOf[m]!.some((t) => isMismatch(tokenResults[t]!))) onResult(m, callResult(m, false));
-    });
+    };
+    await mapConcurrently(
+      [...work.keys()],
+      concurrency,
+      async (i) => settle(i, await sendToken(accessToken, work[i]!.message, work[i]!.token)),
+      { signal, notStarted: (i) => settle(i, TOKEN_NOT_CALLED) },
+    );
 
     const mismatches = tokenResults.filter(isMismatch).length;
     const mismatchIsOutage = mismatches >= MISMATCH_OUTAGE_MIN_TOKENS && mismatches * 2 > tokenResults.length;
@@ -158,16 +169,3 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
   return { name: config.name, channel: "push", send };
 }
 
-/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}

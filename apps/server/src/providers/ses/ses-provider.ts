@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from "@aws-sdk/client-sesv2";
-import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import { mapConcurrently } from "../map-concurrently.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult } from "../provider.ts";
 import { classifySesFailure, sesFailureOf } from "./ses-errors.ts";
 
 /** Amazon SES v2 credentials and sending settings. */
@@ -90,21 +91,7 @@ export function createSesProvider(config: SesConfig, options: SesProviderOptions
   return {
     name: config.name,
     channel: "email",
-    send: (messages, onResult) => mapConcurrently(messages, concurrency, sendOne, onResult),
+    send: (messages, onResult, signal) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, notStarted: notCalled }),
   };
 }
 
-/** `fn` over `items` with at most `limit` calls in flight; results in input order, each also to `onResult` as it lands. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, onResult?: (index: number, result: R) => void): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-      onResult?.(index, results[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}

@@ -1,4 +1,5 @@
-import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import { mapConcurrently } from "../map-concurrently.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult } from "../provider.ts";
 import { createTwilioClient, withRetryAfter } from "./twilio-client.ts";
 import { classifyTwilioFailure, twilioFailureOf } from "./twilio-errors.ts";
 
@@ -66,23 +67,8 @@ export function createTwilioProvider(config: TwilioConfig, options: TwilioProvid
   return {
     name: config.name,
     channel: "sms",
-    send: (messages, onResult) => mapConcurrently(messages, concurrency, sendOne, onResult),
+    send: (messages, onResult, signal) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, notStarted: notCalled }),
   };
-}
-
-/** `fn` over `items` with at most `limit` calls in flight; results in input order, each also to `onResult` as it lands. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, onResult?: (index: number, result: R) => void): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-      onResult?.(index, results[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 /**
