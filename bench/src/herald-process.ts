@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import pg from "pg";
 import { REPO_ROOT } from "./bench-env.ts";
 import { readCommandLine, readProcessCpuMs, startMemorySampler } from "./process-stats.ts";
+import { freePort } from "@herald/db/testing";
 
 export type HeraldRole = "api" | "worker" | "all";
 
@@ -148,17 +148,6 @@ function captureOutput(child: ChildProcess): () => string {
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   return () => text;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function sleep(ms: number): Promise<void> {

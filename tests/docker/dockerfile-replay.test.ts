@@ -10,7 +10,6 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyBuildContext } from "./support/build-context.ts";
 import { parseDockerfile, takeFlags, type Stage } from "./support/dockerfile.ts";
 import { replayDockerfile, type ReplayResult, type SkippedRun } from "./support/replay.ts";
+import { freePort } from "@herald/db/testing";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -170,17 +170,6 @@ function unprivilegedUser(): { uid: number; gid: number; bin: string } | null {
 
 function psql(sql: string): void {
   execFileSync("psql", [ADMIN_URL, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql], { stdio: ["ignore", "ignore", "pipe"] });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 function collect(child: ChildProcess): () => string {

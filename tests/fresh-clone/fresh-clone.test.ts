@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "@herald/db/testing";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -67,13 +67,4 @@ describe("pnpm install && pnpm start from a fresh mktemp -d clone", () => {
 function cleanEnv(): NodeJS.ProcessEnv {
   const { DATABASE_URL: _d, HERALD_TEST_REPORT_DIR: _r, HERALD_TEST_REPORT_NAME: _n, VITEST: _v, ...rest } = process.env;
   return Object.fromEntries(Object.entries(rest).filter(([k]) => !k.startsWith("VITEST") && !k.startsWith("npm_")));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

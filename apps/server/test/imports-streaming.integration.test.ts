@@ -3,7 +3,8 @@ import { openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runImport, uploadCsv } from "./support/imports.ts";
-import { freePort, spawnEntry, waitFor, type RunningProcess } from "./support/server-process.ts";
+import { spawnEntry, waitFor, type RunningProcess } from "./support/server-process.ts";
+import { freePort } from "@herald/db/testing";
 import { memberWithSession } from "./support/test-server.ts";
 import { trpcMutation } from "./support/trpc-http.ts";
 

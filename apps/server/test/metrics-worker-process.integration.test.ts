@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, spawnEntry, waitFor } from "./support/server-process.ts";
+import { spawnEntry, waitFor } from "./support/server-process.ts";
+import { freePort } from "@herald/db/testing";
 
 const TOKEN = "metrics-token-0123456789";
 

@@ -10,7 +10,7 @@ import { formatBytes, isDatabaseUnavailable } from "../src/http/rest-errors.ts";
 import { findJsonProblem, MAX_JSON_DEPTH } from "../src/http/rest/validate.ts";
 import { createSettingsCache } from "../src/settings/settings-service.ts";
 import type { AppServices } from "../src/trpc/context.ts";
-import { freePort } from "./support/server-process.ts";
+import { freePort } from "@herald/db/testing";
 import { rest } from "./support/rest.ts";
 
 describe("isDatabaseUnavailable", () => {

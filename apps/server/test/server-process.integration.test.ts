@@ -5,7 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { withDatabase } from "@herald/db/testing";
-import { freePort, spawnEntry, waitFor } from "./support/server-process.ts";
+import { spawnEntry, waitFor } from "./support/server-process.ts";
+import { freePort } from "@herald/db/testing";
 
 const maintenanceUrl = () => withDatabase(inject("templateUrl"), "postgres");
 const databases: string[] = [];

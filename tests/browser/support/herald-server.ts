@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { afterAll, beforeAll, inject } from "vitest";
+import { freePort } from "@herald/db/testing";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts", "browser");
@@ -70,13 +70,4 @@ export function useHeraldServer(options: { env?: Record<string, string> } = {}):
       return database!.url;
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

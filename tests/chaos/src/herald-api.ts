@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import net from "node:net";
 import { insertApiKey } from "@herald/db";
+import { freePort } from "@herald/db/testing";
 import { TWILIO_AUTH_TOKEN, type HeraldWorker } from "./herald-worker.ts";
 import type { Scenario } from "./scenario.ts";
 
@@ -88,15 +88,4 @@ async function untilHealthy(url: string, child: HeraldWorker): Promise<void> {
     if (child.child.exitCode !== null || Date.now() > deadline) throw new Error(`the API process did not start\n${child.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,13 +1,13 @@
 import { execFile, type ExecFileOptions } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { binary, findPostgresBinaries, type PostgresBinaries } from "./postgres-binaries.ts";
 import { isProcessAlive, withFileLock } from "./file-lock.ts";
 import { canTraverse, ensurePostgresUser, isRoot, type SystemUser } from "./unprivileged-user.ts";
+import { freePort } from "./free-port.ts";
 
 const run = promisify(execFile);
 
@@ -200,17 +200,6 @@ function liveLeases(runDir: string): number[] {
   const live = pids.filter((pid) => pid !== process.pid && isProcessAlive(pid));
   for (const pid of pids) if (!live.includes(pid)) fs.rmSync(path.join(dir, String(pid)), { force: true });
   return live;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function ensureDatabase(port: number, database: string): Promise<void> {
