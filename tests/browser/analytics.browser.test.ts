@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { openDatabase, type Database } from "@herald/db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 30_000 };
 /** How the dashboard writes a rate: one decimal and a spaced percent sign, a dash when there is none. */
@@ -32,11 +32,6 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     await database?.close();
     await browser?.close();
   });
-
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   /** A table view's cells, row by row, as the page shows them. */
   async function tableCells(name: string): Promise<string[][]> {
@@ -79,7 +74,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     await page.getByRole("link", { name: "Analytics", exact: true }).click();
     await page.waitForURL(/\/analytics$/);
     await expect.poll(() => page.getByText("No sends in this range").count(), EVENTUALLY).toBe(4);
-    await shot("90-analytics-empty");
+    await screenshot(page, "90-analytics-empty");
   });
 
   it("renders the funnel and the open rate per day with the numbers a SQL count gives", async () => {
@@ -120,7 +115,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     await page.reload();
     await page.getByRole("region", { name: "Funnel" }).locator(".recharts-bar-rectangle").first().waitFor(EVENTUALLY);
     await page.getByRole("region", { name: "Open and delivery rates" }).locator(".recharts-line-curve").first().waitFor(EVENTUALLY);
-    await shot("91-analytics-charts");
+    await screenshot(page, "91-analytics-charts");
 
     // The funnel's table against a count of the notifications themselves.
     await showTable("Funnel");
@@ -166,7 +161,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     }
     // A day without sends has no rate, shown as a dash.
     expect(days.filter((r) => r[1] === "0").every((r) => r[4] === "—" && r[5] === "—")).toBe(true);
-    await shot("92-analytics-tables");
+    await screenshot(page, "92-analytics-tables");
 
     // The CSV holds what the table shows.
     const [download] = await Promise.all([
@@ -191,12 +186,12 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     );
     expect(versions.map((r) => [r[2], r[3], r[6]])).toEqual(rows.map((r) => [String(r.delivered), String(r.opened), formatRate(r.opened / r.delivered)]));
     await page.getByRole("group", { name: "Show template versions side by side as" }).getByRole("button", { name: "Chart" }).click();
-    await shot("93-analytics-thresholds-and-versions");
+    await screenshot(page, "93-analytics-thresholds-and-versions");
 
     // Filtering to a channel that sent nothing empties every chart, with a way out.
     await page.getByLabel("Channel").selectOption("sms");
     await expect.poll(() => page.getByText("No sends in this range").count(), EVENTUALLY).toBe(4);
-    await shot("94-analytics-filtered-empty");
+    await screenshot(page, "94-analytics-filtered-empty");
   });
 
   /** Per send day or ISO week (UTC, the workspace's zone) from the range's first day: the counts each rate divides, from the notifications and their logs. */
@@ -255,7 +250,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     await page.getByRole("group", { name: "Compare" }).getByRole("button", { name: "Per broadcast" }).click();
     const compared = page.getByRole("region", { name: "Broadcasts side by side" });
     await compared.locator(".recharts-bar-rectangle").first().waitFor(EVENTUALLY);
-    await shot("95-analytics-per-broadcast");
+    await screenshot(page, "95-analytics-per-broadcast");
 
     await showTable("Broadcasts side by side");
     const broadcasts = await tableCells("Broadcasts side by side");
@@ -281,7 +276,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     );
     // The point of the view: the two open rates differ, and each is over its own deliveries.
     expect(broadcasts[0]![6]).not.toBe(broadcasts[1]![6]);
-    await shot("96-analytics-per-broadcast-table");
+    await screenshot(page, "96-analytics-per-broadcast-table");
   });
 
   it("shows each day's bounce rate over sent and complaint rate over delivered as a SQL count gives them", async () => {
@@ -307,7 +302,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     const quiet = bounces.filter((r) => r[1] === "0").map((r) => r[0]);
     expect(quiet).toHaveLength(18);
     expect(quiet.every((day) => bounces.find((r) => r[0] === day)![3] === "—" && complaints.find((r) => r[0] === day)![3] === "—")).toBe(true);
-    await shot("97-analytics-bounce-complaint-tables");
+    await screenshot(page, "97-analytics-bounce-complaint-tables");
   });
 
   it("groups the rate charts by week: one row per ISO week of the range, with that week's SQL counts", async () => {
@@ -337,7 +332,7 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
       expect(bounces.find((r) => r[0] === w.bucket)).toEqual([w.bucket, formatCount(w.sent), formatCount(w.bounced), rateOf(w.bounced, w.sent)]);
     }
     expect(weeks.filter((r) => !counts.some((w) => w.bucket === r[0])).every((r) => r[1] === "0" && r[4] === "—" && r[5] === "—")).toBe(true);
-    await shot("98-analytics-by-week");
+    await screenshot(page, "98-analytics-by-week");
   });
 
   it("exports every chart as a CSV holding exactly what its table shows", async () => {
@@ -374,6 +369,6 @@ describe("Analytics: the funnel and the open-rate chart show what the database h
     expect(versions.map((r) => [r[0], r[1], r[2], r[3], r[6]])).toEqual(
       rows.map((r) => [r.version, formatCount(r.sent), formatCount(r.delivered), formatCount(r.opened), rateOf(r.opened, r.delivered)]),
     );
-    await shot("99-analytics-all-tables");
+    await screenshot(page, "99-analytics-all-tables");
   });
 });

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 30_000 };
 // The watch follows a sending broadcast every few seconds: "Sent" shows well inside EVENTUALLY.
@@ -24,12 +24,6 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
   afterAll(async () => {
     await browser?.close();
   });
-
-  async function shot(name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   /** A tRPC mutation from the signed-in page, failing the test with the server's answer. */
   async function mutate<T = unknown>(procedure: string, input: unknown): Promise<T> {
@@ -86,19 +80,19 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await page.getByRole("button", { name: "Create admin" }).click();
     await page.waitForURL(/\/broadcasts$/);
     await expect.poll(() => page.getByText("No broadcasts yet").isVisible(), EVENTUALLY).toBe(true);
-    await shot("70-broadcasts-empty");
+    await screenshot(page, "70-broadcasts-empty");
 
     // With nothing to pick, the pickers say so and link to where it is made.
     await page.goto(`${herald.url}/broadcasts/new`);
     await expect.poll(() => page.getByText("No segments yet").isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByRole("link", { name: "Build the first segment" }).getAttribute("href")).toBe("/segments/new");
-    await shot("70a-composer-no-segments");
+    await screenshot(page, "70a-composer-no-segments");
     await page.goto(`${herald.url}/templates`);
     await page.getByRole("button", { name: "New template" }).first().click();
     const dialog = page.getByRole("dialog", { name: "New template" });
     await expect.poll(() => dialog.getByText("No categories yet").isVisible(), EVENTUALLY).toBe(true);
     expect(await dialog.getByRole("link", { name: "Settings → Categories" }).getAttribute("href")).toBe("/settings/categories");
-    await shot("70b-template-no-categories");
+    await screenshot(page, "70b-template-no-categories");
     await dialog.getByRole("button", { name: "Cancel" }).click();
 
     const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Seeder", scope: "admin" });
@@ -125,7 +119,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     expect(await page.getByRole("button", { name: "Show more" }).count()).toBe(0);
     await page.getByRole("combobox", { name: "Segment" }).fill("p_100%");
     await expect.poll(() => picker.getByRole("option").allTextContents().then(names), EVENTUALLY).toEqual(["VIP_100% club"]);
-    await shot("70c-segment-picker-search");
+    await screenshot(page, "70c-segment-picker-search");
     await page.getByRole("combobox", { name: "Segment" }).fill("no such cohort");
     await expect.poll(() => page.getByText("Nothing matches “no such cohort”.").isVisible(), EVENTUALLY).toBe(true);
     // Arrow keys and Enter pick from the box, as in a combobox.
@@ -150,7 +144,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await page.getByRole("button", { name: "Add value" }).click();
     await page.getByLabel("Name of value 1").fill("promo_code");
     await page.getByLabel("Value 1", { exact: true }).fill("WINTER25");
-    await shot("71-composer-content");
+    await screenshot(page, "71-composer-content");
     await page.getByRole("button", { name: "Continue", exact: true }).click();
 
     // The template's channel and default category come pre-filled.
@@ -178,7 +172,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     // The chart's table view says the same in rows.
     await dryRun.getByRole("button", { name: "Table" }).click();
     expect(await dryRun.getByRole("table", { name: "Verdict" }).textContent()).toContain("Would be sent4100 %");
-    await shot("72-composer-review-dry-run");
+    await screenshot(page, "72-composer-review-dry-run");
   });
 
   it("sends it now and follows it to its report and CSV", async () => {
@@ -188,7 +182,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await confirm.getByRole("button", { name: "Send it now" }).click();
 
     await expect.poll(() => page.getByRole("region", { name: /Progress|Delivery/ }).isVisible(), EVENTUALLY).toBe(true);
-    await shot("73-broadcast-sending");
+    await screenshot(page, "73-broadcast-sending");
     await expect.poll(() => page.locator(".page-header .badge").first().textContent(), EVENTUALLY).toBe("Sent");
     const counters = page.getByRole("region", { name: "Delivery" }).locator(".broadcast-stat");
     await expect.poll(async () => (await counters.allTextContents()).slice(0, 4), EVENTUALLY).toEqual(["Targeted4", "Held out0", "Pending0", "Sent4"]);
@@ -196,7 +190,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     const report = page.getByRole("region", { name: "Report" });
     await expect.poll(() => report.getByRole("table", { name: "By channel and variant" }).isVisible(), EVENTUALLY).toBe(true);
     expect(await report.getByRole("table", { name: "Variants compared" }).textContent()).toContain("too early to tell");
-    await shot("74-broadcast-report");
+    await screenshot(page, "74-broadcast-report");
 
     const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("button", { name: "Download CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^broadcast-\d+-report\.csv$/);
@@ -229,12 +223,12 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     // One a minute: the first goes at once, the rest wait their turn.
     const progress = page.getByRole("region", { name: "Progress" });
     await expect.poll(async () => (await progress.locator(".broadcast-stat").allTextContents())[0], EVENTUALLY).toBe("Targeted4");
-    await shot("75-throttled-sending");
+    await screenshot(page, "75-throttled-sending");
 
     await page.getByRole("button", { name: "Pause" }).click();
     await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Paused");
     await expect.poll(() => progress.textContent(), EVENTUALLY).toContain("Paused by Ada Admin");
-    await shot("76-paused");
+    await screenshot(page, "76-paused");
 
     await page.getByRole("button", { name: "Resume" }).click();
     await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Sending");
@@ -246,7 +240,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     const counters = await page.getByRole("region", { name: "Progress" }).locator(".broadcast-stat").allTextContents();
     expect(counters).toContain("Pending0");
     expect(counters.find((c) => c.startsWith("Canceled"))).not.toBe("Canceled0");
-    await shot("77-canceled");
+    await screenshot(page, "77-canceled");
   });
 
   it("schedules one for a local time in each recipient's zone, then unschedules it back to a draft", async () => {
@@ -269,7 +263,7 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     const status = page.locator(".page-header .badge").first();
     await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Scheduled");
     expect(await page.getByRole("region", { name: "Scheduled" }).textContent()).toContain("Who is in the segment is decided when it starts");
-    await shot("78-scheduled");
+    await screenshot(page, "78-scheduled");
 
     await page.getByRole("button", { name: "Unschedule" }).click();
     await expect.poll(() => status.textContent(), EVENTUALLY).toBe("Draft");
@@ -286,6 +280,6 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await expect.poll(() => rows.count(), EVENTUALLY).toBe(2);
     await page.getByLabel("Status").selectOption("");
     await expect.poll(() => rows.count(), EVENTUALLY).toBe(4);
-    await shot("79-broadcasts-list");
+    await screenshot(page, "79-broadcasts-list");
   });
 });

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 // Sandbox identities (docs: the Test identities card): an email that bounces, a number Twilio rejects.
 const BOUNCING_EMAIL = "bounce@simulator.amazonses.com";
@@ -22,12 +22,6 @@ describe("an event's notifications, followed from the API to Users and Delivery"
   afterAll(async () => {
     await browser?.close();
   });
-
-  async function shot(page: Page, name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   /** A REST call with the key the dashboard created, failing the test with the server's answer. */
   async function api(key: string, method: "PUT" | "POST", route: string, body: unknown) {
@@ -60,7 +54,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     expect(key).toMatch(/^hk_[A-Za-z0-9_-]{8}_[A-Za-z0-9_-]{32,}$/);
     const keyRow = page.getByRole("row").filter({ hasText: "Test backend" });
     await expect.poll(() => keyRow.textContent(), EVENTUALLY).toContain(`${key.slice(0, 11)}…`);
-    await shot(page, "10-api-key-created");
+    await screenshot(page, "10-api-key-created");
 
     await api(key, "PUT", "/categories/orders", { label: "Orders" });
     await api(key, "PUT", "/notification-types/order.paid", {
@@ -91,7 +85,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     const logged = await emailDetails.getByRole("row").evaluateAll((rows) => rows.map((row) => row.children[1]?.textContent ?? ""));
     expect(logged.indexOf("sent")).toBeGreaterThan(0);
     expect(logged.indexOf("bounced")).toBeGreaterThan(logged.indexOf("sent"));
-    await shot(page, "11-user-history");
+    await screenshot(page, "11-user-history");
 
     // The same history opens straight from its URL.
     await page.goto(`${herald.url}/users?user=u-1`);
@@ -110,7 +104,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     await deadRow.getByRole("button", { name: /^Details of / }).click();
     const deadDetails = page.getByRole("row").filter({ hasText: "Last error" });
     await expect.poll(() => deadDetails.textContent(), EVENTUALLY).toContain('"body": "Paid"');
-    await shot(page, "12-dead-letters");
+    await screenshot(page, "12-dead-letters");
 
     // Replaying resets the attempts and sends it again; the number is still invalid, so it dies again.
     await deadRow.getByRole("checkbox").check();
@@ -119,7 +113,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     await expect.poll(() => dialog.textContent(), EVENTUALLY).toContain("attempts reset to 0");
     await dialog.getByRole("button", { name: "Replay" }).click();
     await expect.poll(() => page.getByText("Replayed 1 notification").isVisible(), EVENTUALLY).toBe(true);
-    await shot(page, "13-replayed");
+    await screenshot(page, "13-replayed");
 
     // Sandbox outbox: the email, as the sandbox provider received it.
     await page.getByRole("link", { name: "Sandbox outbox" }).click();
@@ -130,7 +124,7 @@ describe("an event's notifications, followed from the API to Users and Delivery"
     await page.getByText("Test identities").click();
     const identity = page.getByRole("row").filter({ hasText: INVALID_NUMBER });
     await expect.poll(() => identity.textContent(), EVENTUALLY).toContain("Rejected with 21211");
-    await shot(page, "14-sandbox-outbox");
+    await screenshot(page, "14-sandbox-outbox");
     await page.close();
   });
 });

@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { completeFinishedBroadcasts, openDatabase, type Database } from "@herald/db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemo, type DemoResult } from "../../apps/server/src/demo/run-demo.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 30_000 };
 
@@ -43,11 +43,6 @@ describe("A demo-filled workspace: Analytics, Broadcasts, Delivery and a user's 
     await browser?.close();
   });
 
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   it("signs in as the demo admin and shows the charts, the broadcasts, the delivery page and a timeline", async () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     await page.goto(`${herald.url}/sign-in`);
@@ -59,16 +54,16 @@ describe("A demo-filled workspace: Analytics, Broadcasts, Delivery and a user's 
       await expect.poll(() => page.getByText(name).first().isVisible(), EVENTUALLY).toBe(true);
     }
     await expect.poll(() => page.getByRole("table").getByText("Sent", { exact: true }).count(), EVENTUALLY).toBe(3);
-    await shot("demo-01-broadcasts");
+    await screenshot(page, "demo-01-broadcasts");
 
     await page.goto(`${herald.url}/analytics`);
     await expect.poll(() => page.getByText("No sends in this range").count(), EVENTUALLY).toBe(0);
     await page.waitForTimeout(1500);
-    await shot("demo-02-analytics");
+    await screenshot(page, "demo-02-analytics");
 
     await page.goto(`${herald.url}/delivery/overview`);
     await page.waitForTimeout(2000);
-    await shot("demo-03-delivery");
+    await screenshot(page, "demo-03-delivery");
 
     const { rows } = await database.pool.query(
       "SELECT u.external_id FROM herald.users u JOIN herald.notifications n ON n.user_id = u.id GROUP BY u.external_id ORDER BY count(*) DESC LIMIT 1",
@@ -76,6 +71,6 @@ describe("A demo-filled workspace: Analytics, Broadcasts, Delivery and a user's 
     await page.goto(`${herald.url}/users?user=${rows[0].external_id}`);
     await expect.poll(() => page.getByText(rows[0].external_id).first().isVisible(), EVENTUALLY).toBe(true);
     await page.waitForTimeout(2000);
-    await shot("demo-04-user-timeline");
+    await screenshot(page, "demo-04-user-timeline");
   });
 });

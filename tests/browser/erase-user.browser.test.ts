@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 30_000 };
 
@@ -36,11 +37,6 @@ describe("an admin erases a user from the user page", () => {
     await database?.close();
   });
 
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   it("asks for the id typed again, erases, and shows what it did", async () => {
     // Wait until the sandbox has sent Ada's SMS and push, so there is a history to anonymise.
     await expect
@@ -64,7 +60,7 @@ describe("an admin erases a user from the user page", () => {
     const table = done.getByRole("table", { name: "What the erasure did" });
     expect(await table.getByRole("row").filter({ hasText: "Notifications anonymised" }).textContent()).toContain("3");
     expect(await table.getByRole("row").filter({ hasText: "Devices deleted" }).textContent()).toContain("2");
-    await shot("erase-02-erased");
+    await screenshot(page, "erase-02-erased");
   });
 
   it("leaves her history anonymised: the sandbox outbox shows [erased], the user is gone", async () => {
@@ -81,7 +77,7 @@ describe("an admin erases a user from the user page", () => {
     const erasedRows = page.getByRole("row").filter({ hasText: "[erased]" });
     await expect.poll(() => erasedRows.count(), EVENTUALLY).toBe(2);
     expect(await page.getByText("+4915112345678").count()).toBe(0);
-    await shot("erase-03-sandbox-anonymised");
+    await screenshot(page, "erase-03-sandbox-anonymised");
 
     await page.goto(`${herald.url}/users?user=ada`);
     await expect.poll(() => page.getByText("No user has the id ada").isVisible(), EVENTUALLY).toBe(true);
@@ -97,6 +93,6 @@ describe("an admin erases a user from the user page", () => {
     expect(text).toMatch(/erased-user:\d+/);
     expect(text).not.toContain("Ada.Lovelace");
     expect(text).not.toMatch(/user:ada\b/);
-    await shot("erase-04-audit-log");
+    await screenshot(page, "erase-04-audit-log");
   });
 });

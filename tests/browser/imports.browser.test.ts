@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 20_000 };
 
@@ -34,11 +34,6 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     await browser?.close();
   });
 
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   it("uploads a file and lands on its mapping with the columns guessed", async () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     await fillFirstAdminForm(page, herald.url);
@@ -48,7 +43,7 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     await page.getByRole("link", { name: "Import", exact: true }).click();
     await page.waitForURL(/\/imports$/);
     await expect.poll(() => page.getByText("No imports yet").isVisible(), EVENTUALLY).toBe(true);
-    await shot("50-imports-empty");
+    await screenshot(page, "50-imports-empty");
 
     await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
@@ -74,7 +69,7 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     expect(rows[2]).toBe('4Refused: email "not-an-email": must be an email address');
     expect(rows[4]).toBe("6Refused: duplicate external id: first on row 2");
     expect(await page.getByText("3 of the first 9 rows would be refused").isVisible()).toBe(true);
-    await shot("51-imports-mapping-preview");
+    await screenshot(page, "51-imports-mapping-preview");
   });
 
   it("imports with a progress bar that completes, and lists the refused rows with a downloadable report", async () => {
@@ -91,7 +86,7 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     expect(reasons[0]).toBe('4email "not-an-email": must be an email addressid: u-3, email: not-an-email, plan: free, score: 1');
     // The bar's width eases in; the picture is of where it settles.
     await page.waitForTimeout(500);
-    await shot("52-imports-done");
+    await screenshot(page, "52-imports-done");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download error report (CSV)" }).click()]);
     expect(download.suggestedFilename()).toBe("people-errors.csv");
@@ -109,14 +104,14 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
     const row = page.getByRole("row", { name: /people\.csv/ });
     await expect.poll(() => row.textContent(), EVENTUALLY).toContain("Done");
     expect(await row.textContent()).toContain("Users");
-    await shot("53-imports-list");
+    await screenshot(page, "53-imports-list");
   });
 
   it("says why a file is refused at upload", async () => {
     await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("id,email\n") });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect.poll(() => page.getByText("The file has a header but no rows").isVisible(), EVENTUALLY).toBe(true);
-    await shot("54-imports-refused-upload");
+    await screenshot(page, "54-imports-refused-upload");
   });
 
   it("maps a list of suppressed addresses with the channel from a column", async () => {
@@ -133,7 +128,7 @@ describe("Import: upload a CSV, map it, preview, import and read the error repor
       "3sms+14155550100",
       '4Refused: email address "not-an-address": must be an email address',
     ]);
-    await shot("55-imports-suppressions-mapping");
+    await screenshot(page, "55-imports-suppressions-mapping");
     await page.getByRole("button", { name: "Import 3 rows" }).click();
     await expect.poll(() => page.getByText("2 rows imported, 1 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByText("Newly suppressed").isVisible()).toBe(true);
@@ -151,11 +146,6 @@ describe("Import: activities with a bad row, and the report to fix it", () => {
   afterAll(async () => {
     await browser?.close();
   });
-
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   it("guesses an activities file, previews it in UTC, imports the good rows and downloads the refused one", async () => {
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
@@ -190,7 +180,7 @@ describe("Import: activities with a bad row, and the report to fix it", () => {
       '4Refused: occurred at "2026-11-01 10:00": must be an ISO 8601 date-time such as 2026-11-30T12:00:00Z',
       "5u-1app_opened2026-11-02T13:30:00.000Z",
     ]);
-    await shot("56-imports-activities-mapping");
+    await screenshot(page, "56-imports-activities-mapping");
 
     await page.getByRole("button", { name: "Import 4 rows" }).click();
     await expect.poll(() => page.getByText("3 rows imported, 1 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
@@ -199,7 +189,7 @@ describe("Import: activities with a bad row, and the report to fix it", () => {
     const refused = page.getByRole("table", { name: "Refused rows" });
     await expect.poll(() => refused.locator("tbody tr").count(), EVENTUALLY).toBe(1);
     await page.waitForTimeout(500);
-    await shot("57-imports-activities-done");
+    await screenshot(page, "57-imports-activities-done");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download error report (CSV)" }).click()]);
     expect(download.suggestedFilename()).toBe("activities-errors.csv");
@@ -228,11 +218,11 @@ describe("Import: activities with a bad row, and the report to fix it", () => {
       "4Refused: duplicate token: first on row 2",
       '5Refused: platform "blackberry": "blackberry" is not a platform: use ios, android or web',
     ]);
-    await shot("58-imports-devices-mapping");
+    await screenshot(page, "58-imports-devices-mapping");
     await page.getByRole("button", { name: "Import 4 rows" }).click();
     await expect.poll(() => page.getByText("2 rows imported, 2 refused: see why below.").isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByText("New devices").isVisible()).toBe(true);
     await page.waitForTimeout(500);
-    await shot("59-imports-devices-done");
+    await screenshot(page, "59-imports-devices-done");
   });
 });

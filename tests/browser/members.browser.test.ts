@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { ADMIN, fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const MARKETER = { name: "Mia Marketer", email: "mia@example.com", password: "mia's own long passphrase" };
 
@@ -19,14 +19,10 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await browser?.close();
   });
 
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   it("creates the first admin, invites a marketer, and the marketer signs in", async () => {
     const admin = await browser.newPage();
     await fillFirstAdminForm(admin, herald.url);
-    await shot(admin, "01-first-admin");
+    await screenshot(admin, "01-first-admin");
     await admin.getByRole("button", { name: "Create admin" }).click();
     await admin.waitForURL(/\/broadcasts$/);
     await expect.poll(() => admin.getByText(ADMIN.name).first().isVisible(), { timeout: 15_000 }).toBe(true);
@@ -40,7 +36,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await link.waitFor();
     const inviteUrl = await link.inputValue();
     expect(inviteUrl).toMatch(new RegExp(`^${herald.url}/invite/[A-Za-z0-9_-]{40,}$`));
-    await shot(admin, "02-invited");
+    await screenshot(admin, "02-invited");
     await admin.close();
 
     const marketer = await browser.newPage();
@@ -59,7 +55,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await marketer.getByRole("button", { name: "Sign in" }).click();
     await marketer.waitForURL(/\/broadcasts$/);
     await expect.poll(() => marketer.getByText("Marketer", { exact: true }).first().isVisible(), { timeout: 15_000 }).toBe(true);
-    await shot(marketer, "03-marketer-signed-in");
+    await screenshot(marketer, "03-marketer-signed-in");
 
     // A marketer does not manage members: the dashboard hides it and the server refuses it.
     await marketer.goto(`${herald.url}/settings/members`);
@@ -77,7 +73,7 @@ describe("first admin, an invited marketer, and their sign-in", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByText("Wrong email or password").isVisible(), { timeout: 15_000 }).toBe(true);
     expect(page.url()).toMatch(/\/sign-in/);
-    await shot(page, "04-wrong-password");
+    await screenshot(page, "04-wrong-password");
     await page.close();
   });
 });

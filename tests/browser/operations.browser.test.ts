@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { openDatabase, type Database } from "@herald/db";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 // The alert evaluation, a worker job and the page's polling take seconds on a busy machine.
 const EVENTUALLY = { timeout: 45_000 };
@@ -23,11 +23,6 @@ describe("the Delivery page: backlog, an open breaker, an alert, and a dead lett
     await browser?.close();
     await database?.close();
   });
-
-  async function shot(page: Page, name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   it("shows the machine's state as an admin sees it, raises the alert banner, and replays a dead letter", async () => {
     const sql = database.pool;
@@ -69,18 +64,18 @@ describe("the Delivery page: backlog, an open breaker, an alert, and a dead lett
     const ses = page.locator('tr[data-provider="ses-email"]');
     await expect.poll(() => ses.textContent(), EVENTUALLY).toContain("Open");
     expect(await ses.textContent()).toContain("since 10 minutes ago");
-    await shot(page, "40-delivery-overview");
+    await screenshot(page, "40-delivery-overview");
 
     await page.getByRole("link", { name: "Alerts", exact: true }).click();
     await page.waitForURL(/\/delivery\/alerts$/);
     const alerts = page.getByRole("table", { name: "Alerts" });
     await expect.poll(() => alerts.textContent(), EVENTUALLY).toContain("The ses-email circuit has been open for 10 minutes (threshold 5)");
     expect(await alerts.textContent()).toContain("The bulk email backlog's oldest notification has waited 20 minutes (threshold 10)");
-    await shot(page, "41-delivery-alerts");
+    await screenshot(page, "41-delivery-alerts");
 
     await page.getByRole("link", { name: "Orphaned webhooks" }).click();
     await expect.poll(() => page.getByRole("table", { name: "Orphaned webhooks" }).textContent(), EVENTUALLY).toContain("0100018c-unknown");
-    await shot(page, "42-orphaned-webhooks");
+    await screenshot(page, "42-orphaned-webhooks");
 
     await page.getByRole("link", { name: "Dead letters" }).click();
     const deadRow = page.getByRole("row").filter({ hasText: "u-ops" }).filter({ hasText: "order.paid" });
@@ -92,13 +87,13 @@ describe("the Delivery page: backlog, an open breaker, an alert, and a dead lett
     await expect
       .poll(async () => (await sql.query("SELECT status FROM herald.notifications WHERE dedup_key = 'dead-1'")).rows[0].status, EVENTUALLY)
       .toMatch(/^(sent|delivered)$/);
-    await shot(page, "43-dead-letter-replayed");
+    await screenshot(page, "43-dead-letter-replayed");
 
     // The breaker closes: the next evaluation resolves its alert, and the banner counts one.
     await sql.query("UPDATE herald.provider_breakers SET state = 'closed', opened_at = NULL WHERE breaker_key = 'ses-email'; SELECT graphile_worker.add_job('evaluate_alerts');");
     await page.getByRole("link", { name: "Alerts", exact: true }).click();
     await expect.poll(() => banner.textContent(), EVENTUALLY).toMatch(/^1 alert is open/);
     await expect.poll(() => alerts.getByRole("row").filter({ hasText: "ses-email" }).textContent(), EVENTUALLY).toContain("Resolved");
-    await shot(page, "44-alert-resolved");
+    await screenshot(page, "44-alert-resolved");
   });
 });

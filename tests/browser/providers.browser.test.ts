@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const OPERATOR = { name: "Otto Operator", email: "otto@example.com", password: "otto's own long passphrase" };
 // Sandbox identities (the Test identities card): a number Twilio rejects, an address SES accepts.
@@ -25,12 +25,6 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
   afterAll(async () => {
     await browser?.close();
   });
-
-  async function shot(page: Page, name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   /** The provider's answer shown in a Send test form: its outcome badge and each labelled value. */
   function answerIn(form: Locator): Promise<Record<string, string>> {
@@ -57,7 +51,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
     for (const card of [email, sms, push]) {
       expect(await card.textContent()).toContain("Sandbox (development)");
     }
-    await shot(admin, "20-providers-sandbox");
+    await screenshot(admin, "20-providers-sandbox");
 
     // SES for email: valid values, so the only refusal left is the missing HERALD_SECRET_KEY.
     await email.getByRole("button", { name: "Configure the primary Email provider" }).click();
@@ -76,7 +70,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
     await expect.poll(() => sesForm.textContent(), EVENTUALLY).toContain(
       "Herald cannot store secrets until HERALD_SECRET_KEY is set: they are encrypted with it at rest",
     );
-    await shot(admin, "21-ses-refused");
+    await screenshot(admin, "21-ses-refused");
     await email.getByRole("button", { name: "Cancel" }).click();
     expect(await email.textContent()).toContain("Sandbox (development)");
 
@@ -88,7 +82,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
     const smsTest = sms.getByRole("form", { name: "Send a test SMS message" });
     await expect.poll(() => smsTest.textContent(), EVENTUALLY).toContain("Provider code");
     expect(await answerIn(smsTest)).toMatchObject({ outcome: "Dead", Provider: "sandbox-sms", "Provider code": "21211" });
-    await shot(admin, "22-sms-test-dead");
+    await screenshot(admin, "22-sms-test-dead");
 
     // Email through the sandbox: an address SES's simulator accepts.
     await email.getByRole("button", { name: "Send test Email message" }).click();
@@ -101,7 +95,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
       Provider: "sandbox-email",
       "Message id": expect.stringMatching(/^sandbox-[0-9a-f-]{36}$/),
     });
-    await shot(admin, "23-email-test-sent");
+    await screenshot(admin, "23-email-test-sent");
   });
 
   it("shows an operator the same providers, read-only", async () => {
@@ -132,7 +126,7 @@ describe("Settings → Providers without HERALD_SECRET_KEY, in development", () 
     await expect.poll(() => email.textContent(), EVENTUALLY).toContain("Sandbox (development)");
     expect(await operator.getByText("only an admin can change them or send tests").isVisible()).toBe(true);
     expect(await operator.getByRole("button", { name: /^(Configure|Edit|Remove|Send test)/ }).count()).toBe(0);
-    await shot(operator, "24-providers-operator");
+    await screenshot(operator, "24-providers-operator");
 
     const refused = await operator.evaluate(async () => {
       const response = await fetch("/trpc/providers.sendTest", {

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 20_000 };
 const DAY_MS = 24 * 3600 * 1000;
@@ -36,12 +36,6 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
   afterAll(async () => {
     await browser?.close();
   });
-
-  async function shot(name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   /** A tRPC mutation from the signed-in page, failing the test with the server's answer. */
   async function mutate<T = unknown>(procedure: string, input: unknown): Promise<T> {
@@ -87,7 +81,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.getByRole("link", { name: "Segments" }).click();
     await page.waitForURL(/\/segments$/);
     await expect.poll(() => page.getByText("No segments yet").isVisible(), EVENTUALLY).toBe(true);
-    await shot("60-segments-empty");
+    await screenshot(page, "60-segments-empty");
 
     await page.getByRole("link", { name: "New segment" }).first().click();
     await page.waitForURL(/\/segments\/new$/);
@@ -109,7 +103,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("3 users match");
     const sample = page.getByRole("table", { name: "Sample of matching users" });
     await expect.poll(async () => (await sample.locator("tbody tr").allTextContents()).map((row) => row.slice(0, 3)).sort(), EVENTUALLY).toEqual(["u-1", "u-2", "u-5"]);
-    await shot("61-segment-behaviour-count");
+    await screenshot(page, "61-segment-behaviour-count");
 
     // Twice in the last 7 days: only u-1.
     await page.getByLabel("Times (condition 1)").fill("2");
@@ -127,7 +121,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.waitForURL(/\/segments\/\d+$/, EVENTUALLY);
     await expect.poll(() => page.getByRole("heading", { name: "Recent sessions" }).isVisible(), EVENTUALLY).toBe(true);
     expect(await page.getByText("Saved", { exact: true }).isVisible()).toBe(true);
-    await shot("62-segment-saved");
+    await screenshot(page, "62-segment-saved");
   });
 
   it("negates a group of alternatives", async () => {
@@ -143,7 +137,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     );
     await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("1 user matches");
     expect(await page.getByText("Unsaved changes").isVisible()).toBe(true);
-    await shot("63-segment-negated-group");
+    await screenshot(page, "63-segment-negated-group");
     await page.getByRole("button", { name: "Save segment" }).click();
     await expect.poll(() => page.getByText("Saved", { exact: true }).isVisible(), EVENTUALLY).toBe(true);
   });
@@ -158,7 +152,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.getByRole("button", { name: "Copy from preset" }).click();
     const dialog = page.getByRole("dialog", { name: "Copy from a preset" });
     await expect.poll(() => dialog.textContent(), EVENTUALLY).toContain("Inactive 7 days");
-    await shot("64-segment-presets");
+    await screenshot(page, "64-segment-presets");
     await dialog.getByRole("button", { name: "Copy “Inactive 7 days”" }).click();
 
     expect(await page.getByLabel("Name").inputValue()).toBe("Inactive 7 days");
@@ -170,13 +164,13 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     expect(await page.getByRole("table", { name: "Sample of matching users" }).locator("tbody").textContent()).toContain("u-3");
     // The preset is an ordinary rule: its rows are editable like any other.
     expect(await page.getByLabel("Activity (condition 2)").inputValue()).toBe("session_completed");
-    await shot("65-segment-from-preset");
+    await screenshot(page, "65-segment-from-preset");
 
     await page.getByRole("button", { name: "Save segment" }).click();
     await page.waitForURL(/\/segments\/\d+$/, EVENTUALLY);
     await page.getByRole("link", { name: "← Segments" }).click();
     await expect.poll(() => page.getByRole("row").count(), EVENTUALLY).toBe(3);
-    await shot("66-segments-list");
+    await screenshot(page, "66-segments-list");
   });
 
   it("types an attribute's value from what the data holds", async () => {
@@ -194,7 +188,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     await page.getByLabel("Value (condition 1)").fill("");
     expect(await page.getByText("Enter a number, e.g. 42 or 3.5.").isVisible()).toBe(true);
     expect(await page.getByText("Finish the highlighted conditions to count who matches.").isVisible()).toBe(true);
-    await shot("67-segment-attribute");
+    await screenshot(page, "67-segment-attribute");
   });
 
   it("picks another segment by searching its name, and names it in the plain words", async () => {
@@ -202,7 +196,7 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     const picker = page.getByRole("combobox", { name: "Segment (condition 1)" });
     await picker.fill("RECENT");
     await expect.poll(() => page.getByRole("listbox", { name: "Segment (condition 1)" }).getByRole("option").count(), EVENTUALLY).toBe(1);
-    await shot("68-segment-condition-picker");
+    await screenshot(page, "68-segment-condition-picker");
     await page.getByRole("option", { name: /Recent sessions/ }).click();
     await expect.poll(() => words().textContent(), EVENTUALLY).toBe('is in segment "Recent sessions"');
     // Closed, the box shows the choice.

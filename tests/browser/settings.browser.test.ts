@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
 import { openDatabase, setPreferences, upsertUser, type Database } from "@herald/db";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { ADMIN, fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 // Generous: on a busy machine password hashing and the first queries take seconds.
 const EVENTUALLY = { timeout: 30_000 };
@@ -33,12 +33,6 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await database?.close();
   });
 
-  async function shot(name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   async function mutate(procedure: string, input: unknown): Promise<void> {
     const answer = await page.evaluate(
       async ({ procedure, input }) => {
@@ -65,7 +59,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("link", { name: "Categories" }).click();
     await expect.poll(() => text(), EVENTUALLY).toContain("No categories yet");
-    await shot("60-categories-empty");
+    await screenshot(page, "60-categories-empty");
 
     await page.getByRole("link", { name: "New category" }).first().click();
     await page.waitForURL(/\/settings\/categories\/new$/);
@@ -78,14 +72,14 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await page.getByLabel("SMS").uncheck();
     await page.getByLabel("Aliases").fill("order");
     await page.getByLabel("Link clicks").check();
-    await shot("61-category-form");
+    await screenshot(page, "61-category-form");
     await page.getByRole("button", { name: "Create category" }).click();
     await page.waitForURL(/\/settings\/categories$/);
     const row = page.getByRole("row", { name: /Orders/ });
     await expect.poll(() => row.innerText(), EVENTUALLY).toContain("order");
     expect(await row.innerText()).toMatch(/Email\s+Push/);
     expect(await row.innerText()).not.toContain("SMS");
-    await shot("62-categories");
+    await screenshot(page, "62-categories");
   });
 
   it("creates a notification type on a published template, refusing bad steps inline, and an event is routed by it", async () => {
@@ -118,14 +112,14 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await push.getByLabel("Lane").selectOption("critical");
     await page.getByRole("button", { name: "Create notification type" }).click();
     await expect.poll(() => push.innerText(), EVENTUALLY).toContain('"{{ secrets.key }}" is not a placeholder');
-    await shot("63-notification-type-refused");
+    await screenshot(page, "63-notification-type-refused");
     await push.getByLabel("Body").fill("Order {{ data.order_id }} is paid");
     await page.getByRole("button", { name: "Create notification type" }).click();
     await page.waitForURL(/\/settings\/notification-types$/);
     const row = page.getByRole("row", { name: /order\.paid/ });
     await expect.poll(() => row.innerText(), EVENTUALLY).toContain("template order.paid");
     expect(await row.innerText()).toContain("Critical");
-    await shot("64-notification-types");
+    await screenshot(page, "64-notification-types");
   });
 
   it("edits a provider's secondary and its rate limit, and a breaker threshold", async () => {
@@ -142,7 +136,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await form.getByRole("button", { name: "Save the secondary Email provider" }).click();
     await expect.poll(() => form.count(), EVENTUALLY).toBe(0);
     expect(await emailCard.innerText()).toContain("Webhook");
-    await shot("65-providers-secondary");
+    await screenshot(page, "65-providers-secondary");
 
     await page.getByRole("link", { name: "Rate limits and breakers" }).click();
     const secondary = page.getByRole("row", { name: /Secondary/ });
@@ -151,7 +145,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await threshold.fill("9");
     await page.locator("form", { has: threshold }).getByRole("button", { name: "Save" }).click();
     await expect.poll(() => page.locator("form", { has: threshold }).innerText(), EVENTUALLY).toContain("Saved");
-    await shot("66-rate-limits");
+    await screenshot(page, "66-rate-limits");
     const { rows } = await database.pool.query("SELECT settings->>'ratePerSecond' AS rate FROM herald.provider_configs WHERE channel = 'email' AND role = 'secondary'");
     expect(rows).toEqual([{ rate: "7" }]);
   });
@@ -165,7 +159,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await secret.waitFor(EVENTUALLY);
     const key = await secret.inputValue();
     expect(key).toMatch(/^hk_/);
-    await shot("67-api-key-created");
+    await screenshot(page, "67-api-key-created");
 
     const posted = await postEvent(key, "order-7-paid");
     expect(posted.status).toBe(202);
@@ -182,7 +176,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await page.getByRole("button", { name: "Revoke key" }).click();
     await expect.poll(() => keyRow.innerText(), EVENTUALLY).toMatch(/Revoked/i);
     expect((await postEvent(key, "order-8-paid")).status).toBe(401);
-    await shot("68-api-key-revoked");
+    await screenshot(page, "68-api-key-revoked");
   });
 
   it("invites a member who signs up, and changes their role", async () => {
@@ -205,7 +199,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await access.waitFor(EVENTUALLY);
     await access.selectOption("support");
     await expect.poll(async () => (await database.pool.query("SELECT role FROM herald.members WHERE email = $1", [SUPPORT.email])).rows[0]?.role, EVENTUALLY).toBe("support");
-    await shot("69-members");
+    await screenshot(page, "69-members");
   });
 
   it("filters the audit log by member and action, and shows the earlier steps", async () => {
@@ -216,7 +210,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await page.getByLabel("Action").selectOption("categories.create");
     await expect.poll(async () => (await table.locator("tbody tr").allInnerTexts()).length, EVENTUALLY).toBe(1);
     expect(await table.innerText()).toContain("orders");
-    await shot("70-audit-categories");
+    await screenshot(page, "70-audit-categories");
 
     await page.getByLabel("Action").selectOption("notification_types.create");
     await expect.poll(() => table.innerText(), EVENTUALLY).toContain("order.paid");
@@ -234,7 +228,7 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     await expect.poll(() => text(), EVENTUALLY).toContain("No matching entries");
     await page.getByRole("button", { name: "Clear filters" }).click();
     await expect.poll(() => table.innerText(), EVENTUALLY).toContain("categories.create");
-    await shot("71-audit-all");
+    await screenshot(page, "71-audit-all");
   });
 
   it("makes a category mandatory, and a user who opted out of it is sent it all the same", async () => {
@@ -268,13 +262,13 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     const mandatory = page.getByLabel(/^Mandatory/);
     expect(await mandatory.isChecked()).toBe(false);
     await mandatory.check();
-    await shot("72-category-mandatory");
+    await screenshot(page, "72-category-mandatory");
     await page.getByRole("button", { name: "Save category" }).click();
     await page.waitForURL(/\/settings\/categories$/);
     await expect.poll(() => page.getByRole("row", { name: /Orders/ }).innerText(), EVENTUALLY).toContain("Mandatory");
     const { rows } = await database.pool.query("SELECT mandatory FROM herald.categories WHERE key = 'orders'");
     expect(rows).toEqual([{ mandatory: true }]);
-    await shot("73-categories-mandatory");
+    await screenshot(page, "73-categories-mandatory");
 
     // The gates now pass orders email to uma, her opt-out on file but overruled, and her page says so.
     const after = await explainOrdersEmailToUma();
@@ -282,6 +276,6 @@ describe("Settings: categories, notification types, providers, rate limits, API 
     expect(await after.textContent()).toMatch(/Email: would send to uma@example\.com through /);
     const orders = page.getByRole("region", { name: "Preferences" }).getByRole("row").filter({ hasText: "Orders" });
     await expect.poll(() => orders.textContent(), EVENTUALLY).toContain("always sent (mandatory)");
-    await shot("74-mandatory-category-explained");
+    await screenshot(page, "74-mandatory-category-explained");
   });
 });

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { ingestEvents, openDatabase, upsertCategory, upsertUser, type Database } from "@herald/db";
 import { seedSupportWorkspace } from "@herald/db/testing";
 import type { Browser, Page } from "playwright-core";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 // Generous: on a busy machine password hashing and the worker's first pass take seconds.
 const EVENTUALLY = { timeout: 30_000 };
@@ -39,11 +39,6 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await browser?.close();
     await database?.close();
   });
-
-  async function shot(name: string) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
 
   async function openUser(query: string, externalId: string) {
     await page.getByRole("link", { name: "Users" }).click();
@@ -104,13 +99,13 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await expect.poll(() => details.textContent(), EVENTUALLY).toContain("+4915112345678");
     expect(await details.textContent()).toContain("attempt");
     await expect.poll(() => details.getByLabel("Raw body of the delivered webhook").textContent(), EVENTUALLY).toContain("MessageStatus=delivered");
-    await shot("support-01-user-page-and-timeline");
+    await screenshot(page, "support-01-user-page-and-timeline");
 
     // Filter the timeline: only the security login's email is left.
     await timeline.getByLabel("Type").selectOption("security.login");
     await expect.poll(() => timeline.getByRole("row").filter({ hasText: "security.login" }).count(), EVENTUALLY).toBe(1);
     expect(await timeline.getByRole("row").filter({ hasText: "promo.weekly" }).count()).toBe(0);
-    await shot("support-02-timeline-filtered");
+    await screenshot(page, "support-02-timeline-filtered");
     await timeline.getByRole("button", { name: "Clear filters" }).click();
   });
 
@@ -153,7 +148,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
         expect(await field.locator(key === "body" || key === "html" ? "pre" : "p:not(.rendered-label)").textContent()).toBe(truth.rendered[key]);
       }
     }
-    await shot("support-01b-timeline-attempts-and-content");
+    await screenshot(page, "support-01b-timeline-attempts-and-content");
   });
 
   it("loads the next page of the timeline as its end scrolls into view", async () => {
@@ -182,11 +177,11 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await expect.poll(() => optedOut.textContent(), EVENTUALLY).toMatch(/Email: skipped — opted out of marketing email on \d{4}-\d{2}-\d{2} through the unsubscribe link/);
     expect(await optedOut.textContent()).toContain("SMS: would send to +4915112345678 through the sandbox");
     expect(await optedOut.textContent()).toContain("Push: would send to their device through the sandbox");
-    await shot("support-03-explain-opted-out-and-would-send");
+    await screenshot(page, "support-03-explain-opted-out-and-would-send");
 
     const mandatory = await explain({ type: "security.login" });
     await expect.poll(() => mandatory.textContent(), EVENTUALLY).toMatch(/security is mandatory: their opt-out of security email on .* does not apply/);
-    await shot("support-04-explain-mandatory");
+    await screenshot(page, "support-04-explain-mandatory");
 
     await database.pool.query(
       `INSERT INTO herald.notifications (dedup_key, user_id, type, channel, category, content, status, dispatch_state, sent_at)
@@ -195,7 +190,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     );
     const capped = await explain({ category: "digest", channel: "email" });
     await expect.poll(() => capped.textContent(), EVENTUALLY).toContain("Email: skipped — the digest frequency cap is reached (1 sent in its window)");
-    await shot("support-05-explain-frequency-cap");
+    await screenshot(page, "support-05-explain-frequency-cap");
 
     // When the oldest send in the window leaves it, in ada's own time zone ("2026-12-02 09:14 Europe/Berlin", the date only when not today).
     const { rows: windows } = await database.pool.query<{ until: string }>(
@@ -213,7 +208,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await expect
       .poll(() => deferred.textContent(), EVENTUALLY)
       .toContain(`Email: deferred — the reminders frequency cap is reached (1 sent in its window): deferred to ${windows[0]!.until}`);
-    await shot("support-05b-explain-frequency-cap-defers");
+    await screenshot(page, "support-05b-explain-frequency-cap-defers");
 
     // News email is off unless a user opts in, and ada never did.
     const { rows: news } = await database.pool.query(
@@ -224,20 +219,20 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     expect(news).toEqual([{ email: false, choices: 0 }]);
     const offByDefault = await explain({ category: "news", channel: "email" });
     await expect.poll(() => offByDefault.textContent(), EVENTUALLY).toContain("Email: skipped — news email is off by default and they never opted in");
-    await shot("support-05c-explain-off-by-default");
+    await screenshot(page, "support-05c-explain-off-by-default");
 
     await openUser("bo", "bob");
     const suppressed = await explain({ type: "promo.weekly" });
     await expect.poll(() => suppressed.textContent(), EVENTUALLY).toMatch(/Email: skipped — bob@example\.com is suppressed after a hard bounce on .* \(ses\)/);
     expect(await suppressed.textContent()).toMatch(/SMS: skipped — \+4917000000001 is suppressed after a STOP reply/);
     expect(await suppressed.textContent()).toContain("Push: skipped — no active device");
-    await shot("support-06-explain-suppressed-and-no-device");
+    await screenshot(page, "support-06-explain-suppressed-and-no-device");
 
     await openUser("cle", "cleo");
     const quiet = await explain({ type: "promo.weekly" });
     await expect.poll(() => quiet.textContent(), EVENTUALLY).toMatch(/Email: deferred to (\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC — quiet hours/);
     expect(await quiet.textContent()).toContain("SMS: skipped — no phone number");
-    await shot("support-07-explain-quiet-hours");
+    await screenshot(page, "support-07-explain-quiet-hours");
   });
 
   it("edits a preference as support and finds the change in the audit log", async () => {
@@ -246,7 +241,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await matrix.getByLabel("Marketing by Email").selectOption("on");
     const cell = matrix.getByRole("row").filter({ hasText: "Marketing" });
     await expect.poll(() => cell.textContent(), EVENTUALLY).toContain("support ·");
-    await shot("support-08-preference-edited");
+    await screenshot(page, "support-08-preference-edited");
     // Explain agrees at once: marketing email would now be sent.
     const answer = await explain({ type: "promo.weekly" });
     await expect.poll(() => answer.textContent(), EVENTUALLY).toContain("Email: would send to Ada.Lovelace@example.com through the sandbox");
@@ -255,7 +250,7 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await page.getByRole("link", { name: "Audit log" }).click();
     const entry = page.getByRole("row").filter({ hasText: "users.set_preference" });
     await expect.poll(() => entry.textContent(), EVENTUALLY).toContain("user:ada");
-    await shot("support-09-audit-log");
+    await screenshot(page, "support-09-audit-log");
   });
 
   it("lifts a suppression, giving a reason", async () => {
@@ -267,11 +262,11 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await dialog.getByRole("button", { name: "Lift suppression" }).click();
     expect(await dialog.textContent()).toContain("Say why you lift it");
     await dialog.getByLabel("Reason").fill("Texted START to support on the phone");
-    await shot("support-10-lift-suppression-dialog");
+    await screenshot(page, "support-10-lift-suppression-dialog");
     await dialog.getByRole("button", { name: "Lift suppression" }).click();
     await expect.poll(() => stop.count(), EVENTUALLY).toBe(0);
     expect(await suppressions.getByRole("row").filter({ hasText: "bob@example.com" }).count()).toBe(1);
-    await shot("support-11-suppression-lifted");
+    await screenshot(page, "support-11-suppression-lifted");
     const { rows } = await database.pool.query("SELECT detail FROM herald.audit_log WHERE action = 'users.lift_suppression'");
     expect(rows).toEqual([{ detail: expect.objectContaining({ address: "+4917000000001", reason: "Texted START to support on the phone" }) }]);
   });
@@ -284,11 +279,11 @@ describe("support: find a user, read the timeline, Explain each gate, edit a pre
     await timeline.getByRole("button", { name: "Resend…" }).click();
     const dialog = page.getByRole("dialog", { name: /^Resend notification \d+\?$/ });
     await expect.poll(() => dialog.textContent(), EVENTUALLY).toContain("If sent now — SMS: would send to +4915112345678 through the sandbox");
-    await shot("support-12-resend-dialog");
+    await screenshot(page, "support-12-resend-dialog");
     await dialog.getByRole("button", { name: "Resend" }).click();
     await expect.poll(() => timeline.getByRole("row").filter({ hasText: "promo.weekly" }).filter({ hasText: "SMS" }).count(), EVENTUALLY).toBe(2);
     const { rows } = await database.pool.query("SELECT resent_from_id IS NOT NULL AS linked FROM herald.notifications WHERE dedup_key LIKE 'resend:%'");
     expect(rows).toEqual([{ linked: true }]);
-    await shot("support-13-resent");
+    await screenshot(page, "support-13-resent");
   });
 });

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "./support/chromium.ts";
 import { fillFirstAdminForm } from "./support/first-admin.ts";
 import { ARTIFACTS, useHeraldServer } from "./support/herald-server.ts";
+import { screenshot } from "./support/screenshot.ts";
 
 const EVENTUALLY = { timeout: 15_000 };
 const FIRST_SUBJECT = "Your order {{ data.order_id }} has shipped";
@@ -22,12 +22,6 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await browser?.close();
   });
 
-  async function shot(name: string) {
-    // From the top: a full-page capture of a scrolled page paints the sticky sidebar and top bar mid-page.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
   const preview = () => page.getByRole("region", { name: "Preview" });
   const problems = () => page.getByRole("region", { name: "Problems" });
   const email = () => page.frameLocator('iframe[title^="Email preview"]');
@@ -41,7 +35,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await page.getByRole("link", { name: "Templates" }).click();
     await page.waitForURL(/\/templates$/);
     await expect.poll(() => page.getByText("No templates yet").isVisible(), EVENTUALLY).toBe(true);
-    await shot("30-templates-empty");
+    await screenshot(page, "30-templates-empty");
 
     await page.getByRole("button", { name: "New template" }).first().click();
     const dialog = page.getByRole("dialog", { name: "New template" });
@@ -49,7 +43,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await dialog.getByLabel("Name").fill("Order shipped");
     expect(await dialog.getByLabel("Email").isChecked()).toBe(true);
     expect(await dialog.getByLabel("Default locale").inputValue()).toBe("en");
-    await shot("31-new-template");
+    await screenshot(page, "31-new-template");
     await dialog.getByRole("button", { name: "Create template" }).click();
     await page.waitForURL(/\/templates\/order\.shipped$/);
 
@@ -66,7 +60,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await expect.poll(() => email().getByText("Order A-1042 left our warehouse today.").isVisible(), EVENTUALLY).toBe(true);
     await expect.poll(() => problems().textContent(), EVENTUALLY).toContain("Nothing stops this from being published.");
     expect(await page.getByText("Unsaved changes").isVisible()).toBe(true);
-    await shot("32-draft-preview");
+    await screenshot(page, "32-draft-preview");
 
     await page.keyboard.press("Control+s");
     await expect.poll(() => page.getByText("Unsaved changes").count(), EVENTUALLY).toBe(0);
@@ -82,7 +76,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     // A published version is read-only.
     expect(await page.getByLabel("Subject").getAttribute("readonly")).not.toBeNull();
     await expect.poll(() => email().getByText("Order A-1042 left our warehouse today.").isVisible(), EVENTUALLY).toBe(true);
-    await shot("33-published-v1");
+    await screenshot(page, "33-published-v1");
 
     await page.getByRole("button", { name: "Edit (start a draft from v1)" }).click();
     const subject = page.getByLabel("Subject");
@@ -96,7 +90,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     const second = page.getByRole("dialog", { name: "Publish v2?" });
     await expect.poll(() => second.locator("del").first().textContent(), EVENTUALLY).toBe(FIRST_SUBJECT);
     expect(await second.locator("ins").first().textContent()).toBe(SECOND_SUBJECT);
-    await shot("34-publish-v2-diff");
+    await screenshot(page, "34-publish-v2-diff");
     await second.getByRole("button", { name: "Publish v2" }).click();
     await expect.poll(() => page.getByRole("button", { name: "Edit (start a draft from v2)" }).isVisible(), EVENTUALLY).toBe(true);
   });
@@ -120,14 +114,14 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     // Removed on the left with v1's line number, added on the right with v2's.
     const cells = await subjectDiff.locator("tbody tr").first().locator("td").allTextContents();
     expect(cells).toEqual(["1", FIRST_SUBJECT, "1", SECOND_SUBJECT]);
-    await shot("35-history-diff");
+    await screenshot(page, "35-history-diff");
 
     await page.getByRole("link", { name: "Templates", exact: true }).click();
     await page.waitForURL(/\/templates$/);
     const row = page.getByRole("row", { name: /Order shipped/ });
     await expect.poll(() => row.textContent(), EVENTUALLY).toContain("v2");
     expect(await row.textContent()).toContain("by Ada Admin");
-    await shot("36-templates-list");
+    await screenshot(page, "36-templates-list");
   });
 
   it("points a Liquid syntax error at its line and column", async () => {
@@ -138,7 +132,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await subject.fill("Order {{ data.order_id is on its way");
     await expect.poll(() => problems().textContent(), EVENTUALLY).toMatch(/line 1, column \d+/);
     expect(await problems().textContent()).toContain("en · Email · Subject");
-    await shot("37-syntax-error");
+    await screenshot(page, "37-syntax-error");
 
     // Go to field lands in the input the problem is about.
     await problems().getByRole("button", { name: /Go to field/ }).first().click();
@@ -179,7 +173,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await page.getByLabel("Key of data entry 1").fill("screen");
     await page.getByLabel("Value of data entry 1").fill("login");
     await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("493021 is valid for 10 minutes");
-    await shot("38-push-preview");
+    await screenshot(page, "38-push-preview");
 
     await page.getByRole("button", { name: "+ Add locale" }).click();
     await page.getByLabel("Language tag").fill("xx");
@@ -197,7 +191,7 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await preview().getByLabel("A real user").check();
     await preview().getByLabel("User id").fill("u-nobody");
     await expect.poll(() => preview().textContent(), EVENTUALLY).toContain('There is no user "u-nobody"');
-    await shot("39-sms-french-unknown-user");
+    await screenshot(page, "39-sms-french-unknown-user");
     await preview().getByLabel("Example data").check();
 
     await page.getByRole("button", { name: "Save draft" }).click();
@@ -212,6 +206,6 @@ describe("Templates: write, preview, publish, revise and compare", () => {
     await test.getByRole("button", { name: "Send test SMS" }).click();
     await expect.poll(() => test.textContent(), EVENTUALLY).toContain("Latency");
     expect(await test.getByRole("status").textContent()).toContain("sandbox-sms");
-    await shot("40-send-test-sms");
+    await screenshot(page, "40-send-test-sms");
   });
 });

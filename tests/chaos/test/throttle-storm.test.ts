@@ -7,10 +7,14 @@ const USERS = 30;
 // Above the engine's 10 s retry floor, so honouring it is visible.
 const RETRY_AFTER_S = 12;
 
-describe("a 429 storm with Retry-After on every provider", () => {
+// Throttling (429) and a provider's own overload (503), each with the wait it asks for.
+describe.each([
+  { code: 429, name: "throttle-storm" },
+  { code: 503, name: "unavailable-storm" },
+])("a $code storm with Retry-After on every provider", ({ code, name }) => {
   let scenario: Scenario;
   beforeAll(async () => {
-    scenario = await Scenario.open("throttle-storm", inject("templateUrl"));
+    scenario = await Scenario.open(name, inject("templateUrl"));
   });
   afterAll(async () => scenario?.close());
 
@@ -20,7 +24,7 @@ describe("a 429 storm with Retry-After on every provider", () => {
     // Every provider refuses its first USERS requests: each message is throttled at least once
     // unless the breaker held it back first.
     for (const provider of ["ses", "twilio", "fcm"] as const) {
-      s.sim.plan(provider, firstRequests(USERS, status(429, { "retry-after": String(RETRY_AFTER_S) }), ok(20)));
+      s.sim.plan(provider, firstRequests(USERS, status(code, { "retry-after": String(RETRY_AFTER_S) }), ok(20)));
     }
     await s.ready(s.startWorker());
     const expected = await emitNews(s.sql, USERS);
@@ -31,7 +35,7 @@ describe("a 429 storm with Retry-After on every provider", () => {
     expect(summary.statuses).toEqual({ sent: expected });
     const throttled = s.sim.ledger.filter((e) => e.fault.kind === "status");
     expect(throttled.length).toBe(3 * USERS);
-    // No message was tried again sooner than its 429 said.
+    // No message was tried again sooner than its refusal said.
     for (const refusal of throttled) {
       const next = s.sim.ledger.find((e) => e.seq > refusal.seq && e.address === refusal.address);
       expect(next, `a retry for ${refusal.address}`).toBeDefined();

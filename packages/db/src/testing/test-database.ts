@@ -18,10 +18,30 @@ export async function createTestDatabase(templateUrl: string): Promise<TestDatab
   );
   return {
     url: withDatabase(templateUrl, name),
-    drop: async () => {
-      await withClient(maintenanceUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
-    },
+    drop: () =>
+      withClient(maintenanceUrl, async (c) => {
+        await untilDisconnected(c, name);
+        await c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      }),
   };
+}
+
+/** How long a drop waits for the database's connections to close before forcing them. */
+const DISCONNECT_WAIT_MS = 3_000;
+
+/**
+ * pg-pool's end() resolves before its connections have closed, and graphile-worker does not even
+ * wait for that. Forced at once, the drop would end those backends with an error sent to
+ * clients that no longer listen for one: an uncaught exception in whatever test runs next. It
+ * waits for them to go first; FORCE is for connections a test leaked.
+ */
+async function untilDisconnected(client: pg.Client, database: string): Promise<void> {
+  const deadline = Date.now() + DISCONNECT_WAIT_MS;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [database]);
+    if (rows[0]!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
