@@ -282,4 +282,23 @@ describe("Broadcasts: compose, dry-run, send through the sandbox, pause and resu
     await expect.poll(() => rows.count(), EVENTUALLY).toBe(4);
     await screenshot(page, "79-broadcasts-list");
   });
+
+  it("says when the segment matches nobody, and offers no send", async () => {
+    await mutate("segments.create", { name: "Enterprise accounts", rule: { kind: "attribute", attribute: "plan", op: "eq", value: "enterprise" } });
+    await page.getByRole("link", { name: "New broadcast" }).first().click();
+    await page.waitForURL(/\/broadcasts\/new$/);
+    await page.getByLabel("Name").fill("Nobody home");
+    await page.getByRole("combobox", { name: "Segment" }).fill("enterprise");
+    await page.getByRole("option", { name: /Enterprise accounts/ }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("combobox", { name: "Template" }).fill("winter");
+    await page.getByRole("option", { name: /Winter sale/ }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: "Continue to review" }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/, EVENTUALLY);
+    await expect.poll(() => page.getByText("The segment matches nobody right now").isVisible(), EVENTUALLY).toBe(true);
+    expect(await page.getByRole("button", { name: "Send now" }).isDisabled()).toBe(true);
+    await screenshot(page, "80-matches-nobody");
+  });
 });

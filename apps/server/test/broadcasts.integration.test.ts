@@ -135,4 +135,120 @@ describe("broadcasts", () => {
     expect(await refusal("broadcasts.schedule", { id: empty, schedule: { kind: "now" } })).toMatch(/matches nobody/);
     expect(await refusal("broadcasts.pause", { id })).toMatch(/only while sending/);
   });
+
+  it("dry-runs an ETA from each provider's rate and the throttle, SMS segments × recipients, and an empty audience as such", async () => {
+    await setUp();
+    const id = (await trpcMutation(server.url, "broadcasts.create", compose({ channels: ["email", "sms"], holdoutPercent: 0, throttlePerMinute: 600 }), { cookie })).data.id;
+    const dry = (await trpcQuery(server.url, "broadcasts.dryRun", { id }, { cookie })).data;
+    expect(dry.audience).toBe(40);
+    const email = dry.channels.find((c: { channel: string }) => c.channel === "email");
+    const sms = dry.channels.find((c: { channel: string }) => c.channel === "sms");
+    // The sandbox's buckets; the pro users have an email and no phone, so no SMS goes out.
+    expect(email).toMatchObject({ sendable: 40, provider: expect.any(String), ratePerSecond: expect.any(Number) });
+    expect(email.ratePerSecond).toBeGreaterThan(0);
+    // 40 sends at 600 a minute take 4 s; the provider alone would be faster: the throttle wins.
+    expect(email.etaSeconds).toBeCloseTo(Math.max(40 / email.ratePerSecond, 4), 6);
+    expect(sms).toMatchObject({ sendable: 0, etaSeconds: 0 });
+    // "Use XMAS": one GSM-7 segment per message, times the recipients who would get one.
+    expect(dry.sms).toEqual({ segmentsPerMessage: 1, encoding: "GSM-7", totalSegments: 0 });
+
+    await server.database.pool.query("UPDATE herald.users SET phone = '+4915100000' || lpad(substr(external_id, 4), 3, '0') WHERE external_id LIKE 'bc-%'");
+    try {
+      const withPhones = (await trpcQuery(server.url, "broadcasts.dryRun", { id }, { cookie })).data;
+      expect(withPhones.sms).toEqual({ segmentsPerMessage: 1, encoding: "GSM-7", totalSegments: 40 });
+      expect(withPhones.channels.find((c: { channel: string }) => c.channel === "sms").etaSeconds).toBeCloseTo(4, 6);
+    } finally {
+      await server.database.pool.query("UPDATE herald.users SET phone = NULL WHERE external_id LIKE 'bc-%'");
+    }
+
+    const nobody = (await trpcMutation(server.url, "broadcasts.create", compose({ segmentId: nobodyId }), { cookie })).data.id;
+    expect((await trpcQuery(server.url, "broadcasts.dryRun", { id: nobody }, { cookie })).data).toMatchObject({ audience: 0, sendable: 0, heldOut: 0, rows: [] });
+  });
+
+  it("starts at its instant through its run_at, and sends to the segment as it is then, frozen for the rest of the broadcast", async () => {
+    await setUp();
+    const call = async (path: string, input: unknown) => {
+      const r = await trpcMutation(server.url, path, input, { cookie });
+      if (r.error) throw new Error(`${path}: ${r.error.message}`);
+      return r.data;
+    };
+    const FREE_WITH_EMAIL = { kind: "and", children: [{ kind: "has_email" }, { kind: "attribute", attribute: "plan", op: "eq", value: "free" }] };
+    const segment = (await call("segments.create", { name: "Snapshot", rule: PRO_WITH_EMAIL })).id;
+    const id = (await call("broadcasts.create", compose({ segmentId: segment, holdoutPercent: 0, variants: [{ version: 1, percent: 100 }] }))).id;
+    const at = new Date(Date.now() + 3_000);
+    await call("broadcasts.schedule", { id, schedule: { kind: "at", at: at.toISOString(), timezone: "Europe/Berlin" } });
+    const { rows: jobs } = await server.database.pool.query("SELECT run_at FROM graphile_worker.jobs WHERE key = $1", [`broadcast:${id}`]);
+    expect(jobs.map((j) => (j.run_at as Date).toISOString())).toEqual([at.toISOString()]);
+    // Edited while scheduled: membership is read when sending starts, so the edit counts.
+    await call("segments.update", { id: segment, rule: FREE_WITH_EMAIL });
+
+    const sent = await eventually(
+      async () => (await trpcQuery(server.url, "broadcasts.get", { id }, { cookie })).data.broadcast,
+      (b) => b.status === "sent",
+      "the broadcast sent",
+    );
+    expect(new Date(sent.startedAt).getTime()).toBeGreaterThanOrEqual(at.getTime());
+    expect(sent.segmentRule).toEqual(FREE_WITH_EMAIL);
+    const { rows } = await server.database.pool.query("SELECT count(*)::int AS n FROM herald.notifications WHERE broadcast_id = $1", [id]);
+    expect(rows[0].n).toBe(20);
+
+    // Edited after it started: the broadcast keeps its snapshot, and so do its dry run and report.
+    await call("segments.update", { id: segment, rule: PRO_WITH_EMAIL });
+    const after = await trpcQuery(server.url, "broadcasts.get", { id }, { cookie });
+    expect(after.data.broadcast.segmentRule).toEqual(FREE_WITH_EMAIL);
+    expect((await trpcQuery(server.url, "broadcasts.dryRun", { id }, { cookie })).data.audience).toBe(20);
+  });
+
+  it("counts each recipient's problem and still finishes: a rejected number dead, an address suppressed after the fan-out skipped", async () => {
+    await setUp();
+    const pool = server.database.pool;
+    await pool.query(
+      `INSERT INTO herald.users (external_id, email, phone, attributes)
+       SELECT 'trial-' || i, 'trial-' || i || '@example.com', CASE WHEN i = 3 THEN '+15005550001' ELSE '+4915200000' || lpad(i::text, 3, '0') END, '{"plan": "trial"}'
+         FROM generate_series(1, 10) i`,
+    );
+    const call = async (path: string, input: unknown) => {
+      const r = await trpcMutation(server.url, path, input, { cookie });
+      if (r.error) throw new Error(`${path}: ${r.error.message}`);
+      return r.data;
+    };
+    const segment = (await call("segments.create", { name: "Trials", rule: { kind: "attribute", attribute: "plan", op: "eq", value: "trial" } })).id;
+    // 20 sends at 120 a minute: the last rows are due ten seconds after the fan-out.
+    const id = (await call("broadcasts.create", compose({ segmentId: segment, channels: ["email", "sms"], holdoutPercent: 0, throttlePerMinute: 120, variants: [{ version: 1, percent: 100 }] }))).id;
+    await call("broadcasts.schedule", { id, schedule: { kind: "now" } });
+    const last = await eventually(
+      async () =>
+        (
+          await pool.query<{ address: string; n: number }>(
+            `SELECT (SELECT u.email FROM herald.notifications n JOIN herald.users u ON u.id = n.user_id
+                      WHERE n.broadcast_id = $1 AND n.channel = 'email' ORDER BY n.next_attempt_at DESC LIMIT 1) AS address,
+                    (SELECT count(*)::int FROM herald.notifications WHERE broadcast_id = $1) AS n`,
+            [id],
+          )
+        ).rows[0]!,
+      (r) => r.n === 20,
+      "the fan-out written",
+    );
+    // Suppressed after its row was written and before it is due: the gates at send time skip it.
+    await pool.query("INSERT INTO herald.suppressions (channel, address, reason, source) VALUES ('email', $1, 'manual', 'test')", [last.address]);
+
+    const done = await eventually(
+      async () => (await trpcQuery(server.url, "broadcasts.get", { id }, { cookie })).data,
+      (d) => d.broadcast.status === "sent",
+      "the broadcast sent",
+      30_000,
+    );
+    expect(done.progress.total).toMatchObject({ targeted: 20, sent: 18, failed: 1, pending: 0 });
+    const { rows } = await pool.query(
+      `SELECT n.channel, n.status, n.reason, u.external_id FROM herald.notifications n JOIN herald.users u ON u.id = n.user_id
+        WHERE n.broadcast_id = $1 AND n.status NOT IN ('sent', 'delivered') ORDER BY n.channel`,
+      [id],
+    );
+    expect(rows).toEqual([
+      { channel: "email", status: "skipped", reason: "suppressed:manual", external_id: expect.stringMatching(/^trial-/) },
+      { channel: "sms", status: "dead", reason: expect.stringContaining("21211"), external_id: "trial-3" },
+    ]);
+    const list = await trpcQuery(server.url, "broadcasts.list", { limit: 20 }, { cookie });
+    expect(list.data.items.find((b: { id: string }) => b.id === id).counters).toMatchObject({ targeted: 20, failed: 1, skipped: 1, pending: 0 });
+  });
 });

@@ -185,6 +185,16 @@ describe("CSV import over HTTP", () => {
     const { rows } = await server.database.pool.query("SELECT count(*)::int AS n FROM herald.import_rows WHERE import_id = $1", [id]);
     expect(rows[0].n).toBe(0);
   });
+
+  it("previews the first 20 rows of a longer file, and keeps them as its sample", async () => {
+    const csv = `id,email\n${Array.from({ length: 25 }, (_, i) => `long-${i + 1},long-${i + 1}@example.com`).join("\n")}\n`;
+    const upload = await uploadCsv(server, csv, { cookie, name: "long.csv" });
+    expect(upload.body.import.totalRows).toBe(25);
+    const id = upload.body.import.id as string;
+    expect((await trpcQuery(server.url, "imports.get", { id }, { cookie })).data.sample).toHaveLength(20);
+    const preview = await trpcQuery(server.url, "imports.preview", { id, mapping: { kind: "users", fields: { externalId: 0, email: 1 }, attributes: [] } }, { cookie });
+    expect(preview.data.rows.map((r: any) => r.record.externalId)).toEqual(Array.from({ length: 20 }, (_, i) => `long-${i + 1}`));
+  });
 });
 
 describe("the upload refuses", () => {

@@ -162,4 +162,13 @@ describe("the segments API", () => {
     }
     expect((await trpcQuery(server.url, "segments.list", {})).error?.data.code).toBe("UNAUTHORIZED");
   });
+
+  it("samples at most 20 members, the lowest ids first, and counts them all", async () => {
+    await server.database.pool.query(
+      `INSERT INTO herald.users (external_id, email, attributes) SELECT 'many-' || i, 'many-' || i || '@example.com', '{"cohort": "many"}' FROM generate_series(1, 30) i`,
+    );
+    const preview = await trpcMutation(server.url, "segments.preview", { rule: { kind: "attribute", attribute: "cohort", op: "eq", value: "many" } }, { cookie: viewer });
+    expect(preview.data.count).toBe(30);
+    expect(preview.data.sample.map((m: { externalId: string }) => m.externalId)).toEqual(Array.from({ length: 20 }, (_, i) => `many-${i + 1}`));
+  });
 });
