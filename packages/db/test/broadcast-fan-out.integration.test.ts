@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   broadcastDryRun,
+  broadcastLift,
   cancelBroadcast,
   createBroadcast,
   createTemplate,
@@ -104,6 +105,58 @@ describe("broadcast fan-out", () => {
     const dry = await broadcastDryRun(test.db.pool, { id: a, ...fields, channels: ["email"], category: "marketing", lane: "bulk" }, audience("split-"), new Date(), "UTC");
     expect(dry.heldOut).toBe(held.length);
     expect(dry.rows.filter((r) => r.version === 1).reduce((n, r) => n + r.count, 0)).toBe(v1);
+  });
+
+  it("splits across three versions by their percentages, and the dry run counts each as the fan-out writes it", async () => {
+    await users("three-", 600);
+    await setUp();
+    // A third published version of the template.
+    await test.db.pool.query(`INSERT INTO herald.template_versions (template_key, status, variables, content) SELECT template_key, 'draft', variables, content FROM herald.template_versions WHERE template_key = 'sale' AND version = 1`);
+    await publishTemplateDraft(test.db.pool, "sale", memberId, () => []);
+    const fields = { variants: [{ version: 1, percent: 20 }, { version: 2, percent: 30 }, { version: 3, percent: 50 }] };
+    const id = await broadcast(fields);
+    await fanOutAll(id, audience("three-"), 100);
+    const rows = await rowsOf(id);
+    const share = (version: number) => rows.filter((r) => r.template_version === version).length / rows.length;
+    expect(rows).toHaveLength(600);
+    expect(share(1)).toBeGreaterThan(0.14);
+    expect(share(1)).toBeLessThan(0.26);
+    expect(share(2)).toBeGreaterThan(0.24);
+    expect(share(2)).toBeLessThan(0.36);
+    expect(share(3)).toBeGreaterThan(0.44);
+    expect(share(3)).toBeLessThan(0.56);
+    const dry = await broadcastDryRun(test.db.pool, { id, holdoutPercent: 0, ...fields, channels: ["email"], category: "marketing", lane: "bulk" }, audience("three-"), new Date(), "UTC");
+    for (const version of [1, 2, 3]) {
+      expect(dry.rows.filter((r) => r.version === version).reduce((n, r) => n + r.count, 0), `version ${version}`).toBe(share(version) * 600);
+    }
+  });
+
+  it("measures lift: who of the holdout and of the treated did the activity within the window after the start", async () => {
+    await users("lift-", 200);
+    const id = await broadcast({ holdoutPercent: 30 });
+    await fanOutAll(id, audience("lift-"), 50);
+    const started = new Date(Date.now() - 72 * 3_600_000);
+    await test.db.pool.query("UPDATE herald.broadcasts SET started_at = $2 WHERE id = $1", [id, started]);
+    const held = (await test.db.pool.query("SELECT user_id::text FROM herald.broadcast_holdouts WHERE broadcast_id = $1 ORDER BY user_id", [id])).rows.map((r) => r.user_id as string);
+    const treated = [...new Set((await rowsOf(id)).map((r) => r.user_id as string))];
+    const hours = (h: number) => new Date(started.getTime() + h * 3_600_000);
+    const did = (user: string, name: string, at: Date) =>
+      test.db.pool.query("INSERT INTO herald.activities (user_id, name, occurred_at) VALUES ($1, $2, $3)", [user, name, at]);
+    // Counted: within 48 h of the start (twice for one user: still one conversion).
+    for (const user of held.slice(0, 3)) await did(user, "session_completed", hours(1));
+    for (const user of treated.slice(0, 5)) await did(user, "session_completed", hours(47));
+    await did(treated[0]!, "session_completed", hours(2));
+    // Not counted: before the start, after the window, or another activity.
+    await did(held[3]!, "session_completed", hours(-1));
+    await did(treated[5]!, "session_completed", hours(49));
+    await did(treated[6]!, "app_opened", hours(1));
+
+    expect(await broadcastLift(test.db.pool, id, "session_completed", 48)).toEqual({
+      holdout: { users: held.length, converted: 3 },
+      treated: { users: treated.length, converted: 5 },
+    });
+    expect(held.length + treated.length).toBe(200);
+    expect(held.length).toBeGreaterThan(40);
   });
 
   it("schedules local time per recipient's zone, the default for those without, across a DST change", async () => {
