@@ -16,11 +16,10 @@ describe("the worker runner", () => {
     testDatabase = await createTestDatabase(inject("templateUrl"));
     database = openDatabase(testDatabase.url);
   });
-  async function workerDeps(extraEnv: Record<string, string> = {}) {
+  async function workerDeps(extraEnv: Record<string, string> = {}, log = pino({ level: "silent" })) {
     const env = loadEnv({ DATABASE_URL: testDatabase.url, ...extraEnv });
     const settings = createSettingsCache(database, env);
     await settings.get();
-    const log = pino({ level: "silent" });
     return { databaseUrl: testDatabase.url, database, env, settings, providers: await configuredProviders(env, database.pool, settings, log), log };
   }
 
@@ -93,26 +92,29 @@ describe("the worker runner", () => {
     const admin = new pg.Client({ connectionString: withDatabase(testDatabase.url, "postgres") });
     await admin.connect();
     const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS ${allowed}`);
+    // What the workers log, to wait on the supervisor's own words and to show on a failure.
+    const lines: string[] = [];
+    const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
+    const logged = (message: string) => lines.some((l) => l.includes(message));
+    const step = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) => {
+      if (!(await waitFor(condition, timeoutMs))) throw new Error(`${what}: not within ${timeoutMs} ms. The workers logged:\n${lines.join("")}`);
+    };
     let runs = 0;
-    let started!: () => void;
-    const firstRunStarted = new Promise<void>((resolve) => (started = resolve));
     let finish!: () => void;
     const firstRunMayFinish = new Promise<void>((resolve) => (finish = resolve));
     const workers = await startWorkers({
-      ...(await workerDeps()),
+      ...(await workerDeps({}, log)),
       extraTasks: {
         held_job: async () => {
           runs++;
-          if (runs === 1) {
-            started();
-            await firstRunMayFinish;
-          }
+          if (runs === 1) await firstRunMayFinish;
         },
       },
     });
+    const addJob = () => quickAddJob({ pgPool: database.pool }, "held_job", {});
     try {
-      await quickAddJob({ connectionString: testDatabase.url }, "held_job", {});
-      await firstRunStarted;
+      await addJob();
+      await step("the job started", () => runs === 1, 20_000);
       const { rows: before } = await database.pool.query<{ pool_ids: string[] }>("SELECT pool_ids FROM herald.worker_heartbeats");
       const { rows: holder } = await database.pool.query<{ locked_by: string }>("SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = 'held_job'");
       expect(before[0]!.pool_ids).toContain(holder[0]!.locked_by);
@@ -121,30 +123,35 @@ describe("the worker runner", () => {
       await setConnections(false);
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
       finish();
-      await waitFor(() => workers.state() === "restarting", 15_000);
+      await step("the runner exited", () => logged("worker runner exited; starting it again"), 20_000);
+      expect(workers.state()).toBe("restarting");
 
       await setConnections(true);
-      await waitFor(() => workers.state() === "running", 30_000);
       // The exited pool's lock is released rather than left for four hours: the job runs again.
-      await waitFor(async () => runs === 2 && (await database.pool.query("SELECT 1 FROM graphile_worker.jobs")).rowCount === 0, 20_000);
+      await step("the exited runner's jobs released", () => logged("released the jobs of an exited worker runner"), 20_000);
+      await step("every runner running again", () => workers.state() === "running", 20_000);
+      await step("the job run again", async () => runs === 2 && (await database.pool.query("SELECT 1 FROM graphile_worker.jobs")).rowCount === 0, 15_000);
       // Later jobs are taken too, by the runner that replaced it.
-      await quickAddJob({ connectionString: testDatabase.url }, "held_job", {});
-      await waitFor(() => runs === 3, 20_000);
+      await addJob();
+      await step("a later job run", () => runs === 3, 15_000);
       const { rows: after } = await database.pool.query<{ pool_ids: string[] }>("SELECT pool_ids FROM herald.worker_heartbeats");
       expect(after[0]!.pool_ids).not.toContain(holder[0]!.locked_by);
     } finally {
+      finish();
       await setConnections(true);
       await admin.end();
       await workers.stop();
     }
     expect(workers.state()).toBe("stopped");
-  });
+  }, 120_000);
 });
 
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+/** Whether `condition` held within `timeoutMs`, asked every 100 ms. */
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${condition.toString()}`);
+    if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
+  return true;
 }
