@@ -204,4 +204,34 @@ describe("Segments: build a rule, see who matches, copy a preset", () => {
     // Its members are Recent sessions' own, as saved with the negated group.
     await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("1 user matches");
   });
+
+  it("matches any of a date picked from the calendar input and a list of values", async () => {
+    const { key } = await mutate<{ key: string }>("apiKeys.create", { name: "Renewals", scope: "admin" });
+    await api(key, "PUT", "/users/u-2", { attributes: { renews_on: "2027-01-15" } });
+    await api(key, "PUT", "/users/u-3", { attributes: { renews_on: "2026-06-01" } });
+    await api(key, "PUT", "/users/u-4", { attributes: { plan: "team" } });
+    await api(key, "PUT", "/users/u-5", { attributes: { plan: "enterprise" } });
+    await page.goto(`${herald.url}/segments/new`);
+    await page.getByLabel("Match all or any (the whole rule)").selectOption("or");
+
+    await page.getByRole("button", { name: "Add condition to the whole rule" }).click();
+    await page.getByLabel("Kind (condition 1)").selectOption("attribute");
+    await page.getByLabel("Attribute (condition 1)").fill("renews_on");
+    await page.getByLabel("Operator (condition 1)").selectOption("after");
+    await page.getByLabel("Date kind (condition 1)").selectOption("date");
+    await page.getByLabel("Date (condition 1)").fill("2026-12-31");
+
+    await page.getByRole("button", { name: "Add condition to the whole rule" }).click();
+    await page.getByLabel("Kind (condition 2)").selectOption("attribute");
+    await page.getByLabel("Attribute (condition 2)").fill("plan");
+    await page.getByLabel("Operator (condition 2)").selectOption("in");
+    await page.getByLabel("Values, separated by commas (condition 2)").fill("team, enterprise");
+
+    // u-2 renews after the date (u-3 before it); u-4 and u-5 are on one of the plans.
+    await expect.poll(() => words().textContent(), EVENTUALLY).toMatch(/^renews_on is after .*2026.*, or plan is one of "team", "enterprise"$/);
+    await expect.poll(() => preview().textContent(), EVENTUALLY).toContain("3 users match");
+    const sample = page.getByRole("table", { name: "Sample of matching users" });
+    await expect.poll(async () => (await sample.locator("tbody tr").allTextContents()).map((row) => row.slice(0, 3)).sort(), EVENTUALLY).toEqual(["u-2", "u-4", "u-5"]);
+    await screenshot(page, "69-segment-date-and-list");
+  });
 });
