@@ -1,4 +1,13 @@
-import { openDatabase, reapDeadWorkers, type Database } from "@herald/db";
+import {
+  createBroadcast,
+  createTemplate,
+  openDatabase,
+  publishTemplateDraft,
+  reapDeadWorkers,
+  scheduleKeyedJob,
+  transitionBroadcast,
+  type Database,
+} from "@herald/db";
 import { createTestDatabase, databaseName, withDatabase, type TestDatabase } from "@herald/db/testing";
 import { quickAddJob } from "graphile-worker";
 import pg from "pg";
@@ -85,6 +94,51 @@ describe("the worker runner", () => {
     while ((await database.prisma.session.count()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await workers.stop();
     expect((await database.prisma.session.findMany()).map((s) => s.id)).toEqual(["live"]);
+  });
+
+  it("starts a broadcast due while no worker ran once one comes up, and two workers start it once", async () => {
+    const sql = database.pool;
+    const memberId = (await sql.query("INSERT INTO herald.members (email, name, role, password_hash) VALUES ('m@example.com', 'M', 'marketer', 'x') RETURNING id::text")).rows[0].id;
+    await sql.query("INSERT INTO herald.categories (key, label) VALUES ('news', 'News')");
+    const draft = { variables: [], content: { en: { email: { subject: "News", html: "<p>News</p>" } } } };
+    await createTemplate(sql, { key: "news", name: "News", channels: ["email"], defaultCategory: "news", defaultLocale: "en", memberId, draft });
+    await publishTemplateDraft(sql, "news", memberId, () => []);
+    await sql.query("INSERT INTO herald.users (external_id, email) SELECT 'sched-' || i, 'sched-' || i || '@example.com' FROM generate_series(1, 30) i");
+    const segment = (await sql.query(`INSERT INTO herald.segments (name, rule) VALUES ('with email', '{"kind": "has_email"}') RETURNING id::text`)).rows[0].id;
+    const id = await createBroadcast(
+      sql,
+      { name: "due", segmentId: segment, templateKey: "news", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "news", lane: "bulk", holdoutPercent: 0, throttlePerMinute: null, data: {} },
+      memberId,
+    );
+    // Scheduled as the API does it: a keyed job with its run_at, due while no worker runs.
+    const at = new Date(Date.now() + 500);
+    expect(await transitionBroadcast(sql, id, ["draft"], "scheduled", { schedule: { kind: "at", at: at.toISOString(), timezone: "UTC" }, startsAt: at, memberId })).toBe("scheduled");
+    await scheduleKeyedJob(sql, "start_broadcast", { broadcastId: id }, at, `broadcast:${id}`);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await sql.query("SELECT status FROM herald.broadcasts WHERE id = $1", [id])).rows[0].status).toBe("scheduled");
+
+    const first = await startWorkers(await workerDeps());
+    const second = await startWorkers(await workerDeps());
+    try {
+      const deadline = Date.now() + 30_000;
+      const state = async () =>
+        (
+          await sql.query<{ status: string; rows: number; sent: number }>(
+            `SELECT b.status, (SELECT count(*)::int FROM herald.notifications n WHERE n.broadcast_id = b.id) AS rows,
+                    (SELECT count(*)::int FROM herald.sandbox_messages s JOIN herald.notifications n ON n.id = s.notification_id WHERE n.broadcast_id = b.id) AS sent
+               FROM herald.broadcasts b WHERE b.id = $1`,
+            [id],
+          )
+        ).rows[0]!;
+      while ((await state()).sent < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      // One row and one send per member, whichever worker took the start and the batches.
+      expect(await state()).toMatchObject({ rows: 30, sent: 30 });
+      expect(["sending", "sent"]).toContain((await state()).status);
+      const { rows } = await sql.query("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1", [`broadcast:${id}`]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
   });
 
   it("starts a runner again after the database went away under it, and frees the jobs its exited pool held", async () => {
