@@ -17,6 +17,8 @@ import { loadEnv } from "../src/env.ts";
 import { configuredProviders } from "../src/providers/configured-providers.ts";
 import { createSettingsCache } from "../src/settings/settings-service.ts";
 import { heartbeatIntervalMs, startWorkers } from "../src/workers/worker-runner.ts";
+import { eventually } from "./support/rest.ts";
+import { waitFor } from "./support/server-process.ts";
 
 describe("the worker runner", () => {
   let testDatabase: TestDatabase;
@@ -120,7 +122,6 @@ describe("the worker runner", () => {
     const first = await startWorkers(await workerDeps());
     const second = await startWorkers(await workerDeps());
     try {
-      const deadline = Date.now() + 30_000;
       const state = async () =>
         (
           await sql.query<{ status: string; rows: number; sent: number }>(
@@ -130,7 +131,7 @@ describe("the worker runner", () => {
             [id],
           )
         ).rows[0]!;
-      while ((await state()).sent < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      await eventually(state, (st) => st.sent >= 30, "the broadcast's 30 sends", 30_000);
       // One row and one send per member, whichever worker took the start and the batches.
       expect(await state()).toMatchObject({ rows: 30, sent: 30 });
       expect(["sending", "sent"]).toContain((await state()).status);
@@ -150,9 +151,10 @@ describe("the worker runner", () => {
     const lines: string[] = [];
     const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
     const logged = (message: string) => lines.some((l) => l.includes(message));
-    const step = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) => {
-      if (!(await waitFor(condition, timeoutMs))) throw new Error(`${what}: not within ${timeoutMs} ms. The workers logged:\n${lines.join("")}`);
-    };
+    const step = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) =>
+      waitFor(async () => condition(), what, timeoutMs).catch((error: Error) => {
+        throw new Error(`${error.message} (${timeoutMs} ms). The workers logged:\n${lines.join("")}`);
+      });
     let runs = 0;
     let finish!: () => void;
     const firstRunMayFinish = new Promise<void>((resolve) => (finish = resolve));
@@ -199,13 +201,3 @@ describe("the worker runner", () => {
     expect(workers.state()).toBe("stopped");
   }, 120_000);
 });
-
-/** Whether `condition` held within `timeoutMs`, asked every 100 ms. */
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
-}

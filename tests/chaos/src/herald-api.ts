@@ -1,6 +1,6 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import { insertApiKey } from "@herald/db";
+import { createHmac } from "node:crypto";
 import { freePort } from "@herald/db/testing";
+import { createApiKey } from "../../../apps/server/src/auth/api-keys.ts";
 import { TWILIO_AUTH_TOKEN, type HeraldWorker } from "./herald-worker.ts";
 import type { Scenario } from "./scenario.ts";
 
@@ -24,7 +24,7 @@ export async function startApi(scenario: Scenario): Promise<HeraldApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = scenario.startWorker({ HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url });
-  const key = await createEventsKey(scenario);
+  const { key } = await createApiKey(scenario.sql, { name: "chaos", scope: "events", ratePerMinute: null, createdBy: null });
   await untilHealthy(url, child);
   const answer = async (response: Response): Promise<Answer> => ({
     status: response.status,
@@ -60,21 +60,6 @@ export async function startApi(scenario: Scenario): Promise<HeraldApi> {
       if (child.child.exitCode === null && child.child.signalCode === null) await child.terminate();
     },
   };
-}
-
-/** An events-scope key, stored the way Herald stores them (prefix and SHA-256). */
-async function createEventsKey(scenario: Scenario): Promise<string> {
-  const prefix = `hk_${randomBytes(6).toString("base64url")}`;
-  const key = `${prefix}_${randomBytes(32).toString("base64url")}`;
-  await insertApiKey(scenario.sql, {
-    name: "chaos",
-    scope: "events",
-    ratePerMinute: null,
-    createdBy: null,
-    prefix,
-    keyHash: createHash("sha256").update(key).digest("hex"),
-  });
-  return key;
 }
 
 async function untilHealthy(url: string, child: HeraldWorker): Promise<void> {

@@ -27,11 +27,10 @@ export interface SuperviseOptions {
   log: Logger;
   /** Called whenever healthy() or poolIds() changes. */
   onChange?: () => void;
-  /** The wait before restart attempt `n` (1-based). */
-  restartDelayMs?: (attempt: number) => number;
 }
 
-const defaultRestartDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
+/** The wait before restart attempt `attempt` (1-based): 0.5 s, doubling, at most 30 s. */
+const restartDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
 
 /**
  * A graphile-worker runner that outlives its database. graphile-worker reconnects its LISTEN
@@ -47,7 +46,6 @@ const defaultRestartDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (at
  */
 export async function superviseRunner(options: SupervisedRunnerOptions, supervise: SuperviseOptions): Promise<SupervisedRunner> {
   const { connectionString, maxPoolSize, ...runnerOptions } = options;
-  const restartDelay = supervise.restartDelayMs ?? defaultRestartDelay;
   const pool = surviveServerLoss(new pg.Pool({ connectionString, max: maxPoolSize, application_name: "herald-worker", connectionTimeoutMillis: 10_000 }));
   let current: { runner: Runner; poolId: string } | null = null;
   let stopping = false;

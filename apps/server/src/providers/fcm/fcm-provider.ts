@@ -91,14 +91,14 @@ export function fcmRequestBody(message: OutboundMessage, token: string, platform
   };
 }
 
+/** A token the stopped batch never sent to: a message with only such tokens was not called at all. */
+const TOKEN_NOT_CALLED: FcmTokenResult = { kind: "transient", reason: "not_called", code: "NOT_CALLED" };
+
 /**
  * Push through FCM's HTTP v1 API: one request per token, so one `send` is exactly one attempt
  * per token (firebase-admin's own send retries 503s and resets up to four times, unseen).
  * HTTP/1.1 through fetch, with firebase-admin's credential for the OAuth token.
  */
-/** A token the stopped batch never sent to: a message with only such tokens was not called at all. */
-const TOKEN_NOT_CALLED: FcmTokenResult = { kind: "transient", reason: "not_called", code: "NOT_CALLED" };
-
 export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions = {}): Provider {
   const projectId = projectIdOf(config.serviceAccount);
   const app = firebaseAppFor(config.name, config.serviceAccount, config.tokenEndpoint);
