@@ -109,7 +109,10 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   let state: WorkerState = "running";
   const runners: SupervisedRunner[] = [];
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  const heartbeat = async () => beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid });
+  // The beat in flight, so that a stop deletes the row after it: a beat landing after the delete
+  // brought a stopped worker's row back.
+  let beating: Promise<void> = Promise.resolve();
+  const heartbeat = () => (beating = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }));
   const supervise = {
     log,
     // The heartbeat names the new pools at once: were this process to die now, the reaper
@@ -222,6 +225,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         clearInterval(heartbeatTimer);
         await pump.stop();
         await Promise.all(runners.map((r) => r.stop()));
+        await beating.catch(() => undefined);
         await removeHeartbeat(sql, workerId).catch(() => undefined);
       }
       if (!consentPool.ended) await consentPool.end();
