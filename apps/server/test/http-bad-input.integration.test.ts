@@ -130,4 +130,21 @@ describe("bad input on every HTTP route", () => {
     }
     expect(failures).toEqual([]);
   }, 180_000);
+
+  it("refuses empty and 5,000-character credentials of every kind with 401, never a 5xx", async () => {
+    const failures: string[] = [];
+    const cases: Array<[string, string, Record<string, string>]> = [];
+    for (const token of ["", "x".repeat(5000), `hk_${"a".repeat(8)}_${"b".repeat(4990)}`, "%00", "a.b.c"]) {
+      cases.push(["GET", "/api/v1/categories", { authorization: `Bearer ${token}` }]);
+      cases.push(["GET", "/api/v1/client/notifications", { authorization: `Bearer ${token}` }]);
+      cases.push(["GET", "/metrics", { authorization: `Bearer ${token}` }]);
+      cases.push(["GET", "/trpc/members.list", { cookie: `herald_session=${token}` }]);
+    }
+    for (const [method, path, headers] of cases) {
+      const response = await fetch(`${server.url}${path}`, { method, headers });
+      const answer = { status: response.status, text: await response.text() };
+      judge(failures, `${method} ${path} ${JSON.stringify(headers).slice(0, 60)}`, answer, (status) => status === 401);
+    }
+    expect(failures).toEqual([]);
+  });
 });
