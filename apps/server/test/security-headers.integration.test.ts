@@ -9,7 +9,7 @@ import { useTestServer } from "./support/test-server.ts";
 
 // Security headers on every answer the app gives behind TLS, not only /healthz: every route of
 // its Express stack, every tRPC procedure, the dashboard and its assets, 404s, and refusals
-// (401, 403, 413, 415, malformed JSON).
+// (401, 403, 413, 415).
 
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), "herald-dist-"));
 fs.writeFileSync(path.join(webDist, "index.html"), "<!doctype html><title>Herald</title>");
