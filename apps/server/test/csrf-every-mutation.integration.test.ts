@@ -47,7 +47,7 @@ describe("CSRF on every mutation", () => {
       const upload = (headers: Record<string, string>) =>
         fetch(`${server.url}/files/imports?name=x.csv`, { method: "POST", headers: { cookie, ...headers }, body: "email\na@example.com\n" });
       // The upload asks more: an Origin, and its own.
-      for (const headers of [{ origin: "https://evil.example" }, {}]) {
+      for (const headers of [{ origin: "https://evil.example" }, {}] as Array<Record<string, string>>) {
         const refused = await upload({ ...headers, "content-type": "text/csv" });
         if (refused.status !== 403) failures.push(`upload from ${JSON.stringify(headers)}: ${refused.status}`);
       }

@@ -89,7 +89,7 @@ describe("bad input on every HTTP route", () => {
     }
   });
 
-  it("refuses malformed JSON and malformed forms with a 4xx", async () => {
+  it("refuses malformed JSON and forms, and JSON holding NUL, with a 4xx", async () => {
     const failures: string[] = [];
     for (const { method, path } of takingBodies()) {
       const url = fill(path);
@@ -97,6 +97,7 @@ describe("bad input on every HTTP route", () => {
       judge(failures, `${method} ${url} JSON that is not an object`, await call(method, url, '"\\u0000"', "application/json"), refused);
       judge(failures, `${method} ${url} malformed form`, await call(method, url, "a=%E0%A4%A&b=%00&=&&c", "application/x-www-form-urlencoded"), refused);
       judge(failures, `${method} ${url} a body in no known type`, await call(method, url, "\u0000\u0001\u0002", "application/octet-stream"), refused);
+      judge(failures, `${method} ${url} JSON with NUL in its values and keys`, await call(method, url, JSON.stringify({ status: "a\u0000", name: "\u001b", "k\u0000": "v" }), "application/json"), refused);
     }
     expect(failures).toEqual([]);
   }, 120_000);
