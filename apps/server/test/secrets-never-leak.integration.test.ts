@@ -103,7 +103,7 @@ describe("secrets never reach a log line or the browser", () => {
     (SECRETS as Record<string, string>).apiKey = key;
   });
 
-  it("uses the other secrets over HTTP: a sign-in, the client API, /metrics", async () => {
+  it("uses the other secrets over HTTP: a sign-in, the client API, /metrics, link tokens", async () => {
     await server.database.prisma.member.create({ data: { email: "pw@example.com", name: "Pw", role: "viewer", passwordHash: await hashPassword(SECRETS.password) } });
     expect((await trpcMutation(url, "auth.signIn", { email: "pw@example.com", password: `${SECRETS.password}!` })).status).toBe(401);
     const signedIn = await trpcMutation(url, "auth.signIn", { email: "pw@example.com", password: SECRETS.password });
@@ -113,6 +113,12 @@ describe("secrets never reach a log line or the browser", () => {
     expect((await fetch(`${url}/api/v1/client/notifications`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${SECRETS.metricsToken}` } })).status).toBe(200);
     expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${SECRETS.metricsToken}x` } })).status).toBe(401);
+    // Link and invite tokens travel in the path, and anything may ride in a query string.
+    const linkToken = "link-token-in-the-path-0011-wwwwwwwwwwww";
+    (SECRETS as Record<string, string>).linkToken = linkToken;
+    for (const path of [`/u/${linkToken}`, `/t/c/${linkToken}`, `/t/o/${linkToken}.gif`, `/invite/${linkToken}`, `/api/v1/categories?key=${linkToken}`]) {
+      await (await fetch(`${url}${path}`, { redirect: "manual" })).arrayBuffer();
+    }
   });
 
   it("answers no query procedure with a secret in it", async () => {
@@ -131,6 +137,8 @@ describe("secrets never reach a log line or the browser", () => {
   it("wrote none of them to the log", () => {
     expect(lines.length).toBeGreaterThan(50);
     const text = lines.map((line) => JSON.stringify(line));
+    // The requests above were logged, with their tokens cut out.
+    expect(text.some((line) => line.includes('"path":"/u/:token"'))).toBe(true);
     const secrets = { ...SECRETS, fcmPrivateKey: fcm.private_key!.split("\n")[1]! };
     const leaks = Object.entries(secrets).flatMap(([name, secret]) => text.filter((line) => line.includes(secret)).map((line) => `${name} in ${line.slice(0, 160)}`));
     expect(leaks).toEqual([]);
