@@ -7,7 +7,8 @@ import { cookieFrom, trpcMutation, trpcQuery } from "./support/trpc-http.ts";
 // Sign-in against brute force and the stored secrets it rests on: the per-address limit counts
 // every attempt whichever account it names and cannot be dodged with X-Forwarded-For (no proxy
 // is trusted by default); passwords are argon2id at OWASP's minimum or above; sessions are
-// stored as hashes, the cookie is HttpOnly and SameSite; a disabled member gets no session.
+// stored as hashes, the cookie is HttpOnly and SameSite; a disabled member gets no session; the
+// per-account limit cannot be dodged by spelling the address differently.
 
 const PASSWORD = "correct horse battery staple";
 
@@ -30,6 +31,20 @@ describe("sign-in throttled per address", () => {
     expect(real.headers.get("retry-after")).toBe(ghost.headers.get("retry-after"));
     expect(real.setCookie).toEqual([]);
     expect(await server.database.prisma.session.count()).toBe(0);
+  });
+});
+
+describe("sign-in throttled per account", () => {
+  const server = useTestServer({ env: { HERALD_SIGN_IN_FAILURES_PER_ACCOUNT: "3" } });
+
+  it("counts every spelling of one address as that account", async () => {
+    await server.database.prisma.member.create({ data: { email: "case@example.com", name: "Case", role: "viewer", passwordHash: await hashPassword(PASSWORD) } });
+    for (const email of ["Case@Example.com", " case@example.com ", "CASE@EXAMPLE.COM"]) {
+      expect((await trpcMutation(server.url, "auth.signIn", { email, password: "wrong password!" })).status).toBe(401);
+    }
+    const right = await trpcMutation(server.url, "auth.signIn", { email: "case@example.com", password: PASSWORD });
+    expect(right.status).toBe(429);
+    expect(right.setCookie).toEqual([]);
   });
 });
 
