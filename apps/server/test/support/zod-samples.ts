@@ -12,7 +12,6 @@ interface CheckDef {
   check: string;
   format?: string;
   minimum?: number;
-  maximum?: number;
   value?: number | bigint;
   inclusive?: boolean;
   length?: number;
