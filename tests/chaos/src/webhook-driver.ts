@@ -18,12 +18,17 @@ export interface Webhook {
   body: string;
 }
 
-/** How an email ends, as SES reports it: the events SES publishes for it, in order. */
+/**
+ * How an email ends, as SES reports it: the events SES publishes for it, in order. An
+ * asynchronous bounce comes after the Delivery: the receiving server took the message, then
+ * bounced it.
+ */
 export const EMAIL_FATES = {
   delivered: ["Send", "Delivery", "Open", "Click"],
   bounced: ["Send", "Bounce:permanent"],
   failed: ["Send", "DeliveryDelay", "Bounce:transient"],
   complained: ["Send", "Delivery", "Complaint"],
+  "bounced after delivery": ["Send", "Delivery", "Bounce:permanent"],
 } as const;
 export type EmailFate = keyof typeof EMAIL_FATES;
 
