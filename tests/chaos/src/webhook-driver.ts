@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import http from "node:http";
 import { providerFixture, sesNotification, type SnsTestSigner } from "../../../apps/server/test/support/sns-signing.ts";
 import { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "./herald-worker.ts";
 
@@ -113,12 +114,22 @@ export interface WebhookAnswer {
   ms: number;
 }
 
-/** Posts one webhook to Herald's API process. */
-export async function postWebhook(apiUrl: string, webhook: Webhook): Promise<WebhookAnswer> {
+/**
+ * Posts one webhook to Herald's API process, on a connection of its own. A kept-alive connection
+ * is a race on a starved machine: the server closes it as idle while the client, its timers
+ * late, sends the next request on it ("other side closed"), which says nothing about Herald.
+ */
+export function postWebhook(apiUrl: string, webhook: Webhook): Promise<WebhookAnswer> {
   const started = performance.now();
-  const response = await fetch(`${apiUrl}${webhook.path}`, { method: "POST", headers: webhook.headers, body: webhook.body });
-  await response.arrayBuffer();
-  return { status: response.status, ms: performance.now() - started };
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${apiUrl}${webhook.path}`, { method: "POST", headers: webhook.headers, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode!, ms: performance.now() - started }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(webhook.body);
+  });
 }
 
 /** Posts webhooks one after another, so they arrive in exactly this order. */

@@ -70,7 +70,7 @@ describe(`a webhook flood: ${RATE_PER_S} requests/s for ${DURATION_S} s`, () => 
             latencies[i] = answer.ms;
             if (answer.status < 200 || answer.status > 299) refusals.push(`#${i}: ${answer.status}`);
           },
-          (error: unknown) => void refusals.push(`#${i}: ${String(error)}`),
+          (error: unknown) => void refusals.push(`#${i}: ${String(error)} (${String((error as { cause?: unknown }).cause)})`),
         );
         inFlight.add(answered);
         void answered.finally(() => inFlight.delete(answered));
