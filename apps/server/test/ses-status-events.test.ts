@@ -27,7 +27,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "delivered",
-      at: new Date("2016-10-19T23:21:04.133Z"),
+      at: new Date("2016-10-19T23:21:04.133Z"), providerTime: true,
       detail: { provider: "ses", smtpResponse: "250 2.6.0 Message received" },
       source: "ses",
     },
@@ -36,7 +36,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "bounced",
-      at: new Date("2017-08-05T00:41:02.669Z"),
+      at: new Date("2017-08-05T00:41:02.669Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Permanent", bounceSubType: "General", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
       suppress: "hard_bounce",
       source: "ses",
@@ -46,7 +46,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "bounced",
-      at: new Date("2017-08-05T00:41:02.669Z"),
+      at: new Date("2017-08-05T00:41:02.669Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Permanent", bounceSubType: "OnAccountSuppressionList" },
       suppress: "hard_bounce",
       source: "ses",
@@ -57,7 +57,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "failed",
-      at: new Date("2017-08-05T00:41:02.669Z"),
+      at: new Date("2017-08-05T00:41:02.669Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Transient", bounceSubType: "MailboxFull", diagnosticCode: "smtp; 452 4.2.2 mailbox full" },
       source: "ses",
     },
@@ -66,7 +66,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "failed",
-      at: new Date("2017-08-05T00:41:02.669Z"),
+      at: new Date("2017-08-05T00:41:02.669Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Undetermined", bounceSubType: "Undetermined" },
       source: "ses",
     },
@@ -75,20 +75,20 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "complaint",
-      at: new Date("2017-08-05T00:41:02.669Z"),
+      at: new Date("2017-08-05T00:41:02.669Z"), providerTime: true,
       detail: { provider: "ses", complaintFeedbackType: "abuse" },
       suppress: "complaint",
       source: "ses",
     },
   ],
   "ses-reject.json": [
-    { providerMessageId: EVENT_ID, kind: "failed", at: new Date("2016-10-14T17:38:15.211Z"), detail: { provider: "ses", rejected: "Bad content" }, source: "ses" },
+    { providerMessageId: EVENT_ID, kind: "failed", at: new Date("2016-10-14T17:38:15.211Z"), providerTime: true, detail: { provider: "ses", rejected: "Bad content" }, source: "ses" },
   ],
   "ses-delivery-delay.json": [
     {
       providerMessageId: EVENT_ID,
       kind: "delivery_delayed",
-      at: new Date("2020-06-16T00:25:40.095Z"),
+      at: new Date("2020-06-16T00:25:40.095Z"), providerTime: true,
       detail: {
         provider: "ses",
         delayType: "TransientCommunicationFailure",
@@ -102,7 +102,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: EVENT_ID,
       kind: "failed",
-      at: new Date("2018-01-22T18:43:06.197Z"),
+      at: new Date("2018-01-22T18:43:06.197Z"), providerTime: true,
       detail: { provider: "ses", renderingFailure: "Attribute 'attributeName' is not present in the rendering data.", templateName: "MyTemplate" },
       source: "ses",
     },
@@ -115,7 +115,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: "0000014644fe5ef6-9a483358-9170-4cb4-a269-f5dcdf415321-000000",
       kind: "delivered",
-      at: new Date("2016-01-27T14:59:38.237Z"),
+      at: new Date("2016-01-27T14:59:38.237Z"), providerTime: true,
       detail: { provider: "ses", smtpResponse: "250 ok:  Message 64111812 accepted" },
       source: "ses",
     },
@@ -124,7 +124,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: "00000138111222aa-33322211-cccc-cccc-cccc-ddddaaaa0680-000000",
       kind: "bounced",
-      at: new Date("2016-01-27T14:59:38.237Z"),
+      at: new Date("2016-01-27T14:59:38.237Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Permanent", bounceSubType: "General", diagnosticCode: "smtp; 550 5.1.1 <jane@example.com>... User" },
       suppress: "hard_bounce",
       source: "ses",
@@ -134,7 +134,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: "00000137860315fd-34208509-5b74-41f3-95c5-22c1edc3c924-000000",
       kind: "bounced",
-      at: new Date("2016-01-27T14:59:38.237Z"),
+      at: new Date("2016-01-27T14:59:38.237Z"), providerTime: true,
       detail: { provider: "ses", bounceType: "Permanent", bounceSubType: "General" },
       suppress: "hard_bounce",
       source: "ses",
@@ -144,7 +144,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: "000001378603177f-7a5433e7-8edb-42ae-af10-f0181f34d6ee-000000",
       kind: "complaint",
-      at: new Date("2016-01-27T14:59:38.237Z"),
+      at: new Date("2016-01-27T14:59:38.237Z"), providerTime: true,
       detail: { provider: "ses", complaintFeedbackType: "abuse" },
       suppress: "complaint",
       source: "ses",
@@ -154,7 +154,7 @@ const EXPECTED: Record<string, StatusEvent[]> = {
     {
       providerMessageId: "0000013786031775-163e3910-53eb-4c8e-a04a-f29debf88a84-000000",
       kind: "complaint",
-      at: new Date("2016-01-27T14:59:38.237Z"),
+      at: new Date("2016-01-27T14:59:38.237Z"), providerTime: true,
       detail: { provider: "ses" },
       suppress: "complaint",
       source: "ses",

@@ -20,6 +20,7 @@ export {
   DISPATCH_STATE_MEANINGS,
   type Status,
   type StatusInfo,
+  type StatusReport,
   type DispatchState,
 } from "./notifications/status.ts";
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DISPATCH_STATE_MEANINGS, DISPATCH_STATES, STATUSES, advanceStatus, isSettled, statusRank } from "../src/notifications/status.ts";
+import { DISPATCH_STATE_MEANINGS, DISPATCH_STATES, STATUSES, advanceStatus, isSettled, statusRank, type Status } from "../src/notifications/status.ts";
 
 describe("statusRank", () => {
   it("orders pending < sent < delivery results < engine verdicts", () => {
@@ -23,25 +23,39 @@ describe("isSettled", () => {
 });
 
 describe("advanceStatus", () => {
+  const at = (status: Status, time: string | null = "2026-12-01T10:00:00Z") => ({ status, at: time === null ? null : new Date(time) });
+
   it("moves forward when the incoming status ranks higher", () => {
-    expect(advanceStatus("pending", "sent")).toBe("sent");
-    expect(advanceStatus("sent", "delivered")).toBe("delivered");
-    expect(advanceStatus("delivered", "dead")).toBe("dead");
+    expect(advanceStatus(at("pending"), at("sent"))).toBe("sent");
+    expect(advanceStatus(at("sent"), at("delivered"))).toBe("delivered");
+    expect(advanceStatus(at("delivered"), at("dead"))).toBe("dead");
   });
 
   it("ignores a late 'sent' webhook that arrives after 'delivered'", () => {
-    expect(advanceStatus("delivered", "sent")).toBe("delivered");
+    expect(advanceStatus(at("delivered", "2026-12-01T10:00:00Z"), at("sent", "2026-12-01T11:00:00Z"))).toBe("delivered");
   });
 
-  it("keeps the first of two statuses with the same rank", () => {
-    expect(advanceStatus("delivered", "failed")).toBe("delivered");
-    expect(advanceStatus("bounced", "delivered")).toBe("bounced");
+  it("between outcomes of one rank, keeps what happened last whichever arrives first", () => {
+    const delivery = at("delivered", "2026-12-01T10:00:00Z");
+    const asyncBounce = at("bounced", "2026-12-01T10:00:05Z");
+    expect(advanceStatus(delivery, asyncBounce)).toBe("bounced");
+    expect(advanceStatus(asyncBounce, delivery)).toBe("bounced");
+    expect(advanceStatus(at("failed", "2026-12-01T10:00:05Z"), at("delivered", "2026-12-01T10:00:00Z"))).toBe("failed");
+  });
+
+  it("at the same instant the worse news wins, in either order; without a time the row keeps its own", () => {
+    expect(advanceStatus(at("delivered"), at("failed"))).toBe("failed");
+    expect(advanceStatus(at("failed"), at("delivered"))).toBe("failed");
+    expect(advanceStatus(at("failed"), at("bounced"))).toBe("bounced");
+    expect(advanceStatus(at("bounced"), at("failed"))).toBe("bounced");
+    expect(advanceStatus(at("delivered", null), at("bounced"))).toBe("delivered");
+    expect(advanceStatus(at("delivered"), at("bounced", null))).toBe("delivered");
   });
 
   it("never revives a dead or canceled notification", () => {
-    expect(advanceStatus("dead", "delivered")).toBe("dead");
-    expect(advanceStatus("canceled", "sent")).toBe("canceled");
-    expect(advanceStatus("skipped", "dead")).toBe("skipped");
+    expect(advanceStatus(at("dead"), at("delivered", "2026-12-01T11:00:00Z"))).toBe("dead");
+    expect(advanceStatus(at("canceled"), at("sent", "2026-12-01T11:00:00Z"))).toBe("canceled");
+    expect(advanceStatus(at("skipped"), at("dead", "2026-12-01T11:00:00Z"))).toBe("skipped");
   });
 });
 

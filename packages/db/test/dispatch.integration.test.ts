@@ -138,6 +138,40 @@ describe("dispatch decisions, status events and dead letters", () => {
     expect(rows).toEqual([{ reason: "hard_bounce", source: "ses" }]);
   });
 
+  it("ends two outcomes of one rank on the later by the provider's time, whichever arrives first; without that time the first stays", async () => {
+    const sent = async (eventId: string, messageId: string) => {
+      const id = await freshNotification(eventId);
+      await claimBatch(test.db.pool, [id], "1");
+      await applyDispatchDecisions(test.db.pool, [{ id, kind: "attempt", provider: "sandbox", address: `${eventId}@example.com`, rendered: {} }]);
+      await applyDispatchDecisions(test.db.pool, [{ id, kind: "sent", provider: "sandbox", providerMessageId: messageId, latencyMs: 1 }]);
+      return id;
+    };
+    // SES delivered the email, then the receiving server bounced it: an asynchronous bounce.
+    const delivery = (pm: string) => ({ providerMessageId: pm, kind: "delivered" as const, at: new Date("2026-11-30T10:00:00Z"), providerTime: true });
+    const bounce = (pm: string) => ({ providerMessageId: pm, kind: "bounced" as const, at: new Date("2026-11-30T10:00:05Z"), providerTime: true });
+    const inOrder = await sent("async-bounce-1", "pm-ab-1");
+    const reversed = await sent("async-bounce-2", "pm-ab-2");
+    for (const event of [delivery("pm-ab-1"), bounce("pm-ab-1"), bounce("pm-ab-2"), delivery("pm-ab-2")]) await applyStatusEvents(test.db.pool, [event]);
+    expect((await row(inOrder)).status).toBe("bounced");
+    expect((await row(reversed)).status).toBe("bounced");
+    expect((await row(inOrder)).delivered_at).toEqual((await row(reversed)).delivered_at);
+
+    // At the same instant the failure wins, in either order; a twin report changes nothing.
+    const tieA = await sent("tie-1", "pm-tie-1");
+    const tieB = await sent("tie-2", "pm-tie-2");
+    const same = new Date("2026-11-30T10:00:00Z");
+    for (const [pm, kind] of [["pm-tie-1", "delivered"], ["pm-tie-1", "failed"], ["pm-tie-2", "failed"], ["pm-tie-2", "delivered"]] as const) {
+      await applyStatusEvents(test.db.pool, [{ providerMessageId: pm, kind, at: same, providerTime: true }]);
+    }
+    expect([(await row(tieA)).status, (await row(tieB)).status]).toEqual(["failed", "failed"]);
+
+    // Twilio's callbacks carry no time of their own (\`at\` is when Herald applied them): the first outcome stays.
+    const untimed = await sent("untimed-1", "pm-untimed-1");
+    await applyStatusEvents(test.db.pool, [{ providerMessageId: "pm-untimed-1", kind: "delivered", at: new Date("2026-11-30T10:00:00Z") }]);
+    await applyStatusEvents(test.db.pool, [{ providerMessageId: "pm-untimed-1", kind: "failed", at: new Date("2026-11-30T10:00:05Z") }]);
+    expect((await row(untimed)).status).toBe("delivered");
+  });
+
   it("schedules a retry without settling, refunds an outage's attempt, and dead-letters with the reason", async () => {
     const id = await freshNotification("retry-1");
     await claimBatch(test.db.pool, [id], "1");

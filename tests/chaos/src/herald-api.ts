@@ -1,8 +1,8 @@
-import { createHmac } from "node:crypto";
 import { freePort } from "@herald/db/testing";
 import { createApiKey } from "../../../apps/server/src/auth/api-keys.ts";
-import { TWILIO_AUTH_TOKEN, type HeraldWorker } from "./herald-worker.ts";
+import type { HeraldWorker } from "./herald-worker.ts";
 import type { Scenario } from "./scenario.ts";
+import { twilioSignature } from "./webhook-driver.ts";
 
 /** A Herald API process (HERALD_ROLE=api) of the scenario, and the calls the scenarios make to it. */
 export interface HeraldApi {
@@ -20,10 +20,11 @@ export interface Answer {
   body: string;
 }
 
-export async function startApi(scenario: Scenario): Promise<HeraldApi> {
+/** Starts the API process; `extra` adds to its environment (the SES webhook's topics, say). */
+export async function startApi(scenario: Scenario, extra: Record<string, string> = {}): Promise<HeraldApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = scenario.startWorker({ HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url });
+  const child = scenario.startWorker({ HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url, ...extra });
   const { key } = await createApiKey(scenario.sql, { name: "chaos", scope: "events", ratePerMinute: null, createdBy: null });
   await untilHealthy(url, child);
   const answer = async (response: Response): Promise<Answer> => ({
@@ -44,14 +45,10 @@ export async function startApi(scenario: Scenario): Promise<HeraldApi> {
       ),
     postTwilioStatus: async (params) => {
       const webhookUrl = `${url}/webhooks/twilio`;
-      const signed = Object.keys(params)
-        .sort()
-        .reduce((text, name) => text + name + params[name], webhookUrl);
-      const signature = createHmac("sha1", TWILIO_AUTH_TOKEN).update(signed).digest("base64");
       return answer(
         await fetch(webhookUrl, {
           method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(webhookUrl, params) },
           body: new URLSearchParams(params).toString(),
         }),
       );

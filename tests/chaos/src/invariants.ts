@@ -26,6 +26,12 @@ export interface ScenarioSummary {
   /** Requests the simulator received, SDK-internal retries and token exchanges included. */
   provider_requests: number;
   statuses: Record<string, number>;
+  /** Webhook scenarios: requests posted to Herald's webhook endpoints. */
+  webhook_requests?: number;
+  /** Webhook scenarios: the answers' 99th percentile. Reported; asserted only under `--long`. */
+  webhook_p99_ms?: number;
+  /** Webhook scenarios: downloads of SNS's signing certificate. */
+  certificate_fetches?: number;
 }
 
 /** The invariants, in SQL over Herald's tables and the harness's (instrumentation.ts). */

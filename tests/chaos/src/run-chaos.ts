@@ -25,7 +25,7 @@ process.stdout.write(`\n${formatTable(summaries)}\n`);
 process.exit(run.status ?? 1);
 
 function formatTable(rows: ScenarioSummary[]): string {
-  const columns = ["scenario", "expected", "lost", "duplicates", "duplicate_budget", "status_regressions", "sends_after_opt_out", "locked_jobs", "p95_ms", "max_lock_age_s"] as const;
+  const columns = ["scenario", "expected", "lost", "duplicates", "duplicate_budget", "status_regressions", "sends_after_opt_out", "locked_jobs", "p95_ms", "max_lock_age_s", "webhook_p99_ms"] as const;
   const cells = [columns.map(String), ...rows.map((r) => columns.map((c) => String(r[c] ?? "—")))];
   const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");

@@ -144,8 +144,11 @@ export class Scenario {
     return Promise.all(live.map((w) => w.terminate()));
   }
 
-  /** Stops the workers, copies the ledger in, checks the invariants and writes the JSON summary. */
-  async finish(expected: number): Promise<ScenarioSummary> {
+  /**
+   * Stops the workers, copies the ledger in, checks the invariants and writes the JSON summary,
+   * with what the scenario measured beyond the invariants (`measured`) added.
+   */
+  async finish(expected: number, measured: Partial<ScenarioSummary> = {}): Promise<ScenarioSummary> {
     const exits = await this.stopWorkers();
     if (exits.some((code) => code !== 0)) throw new Error(`${this.name}: a worker did not stop cleanly (${exits.join(", ")})`);
     this.stopSampling();
@@ -156,6 +159,7 @@ export class Scenario {
       duplicateBudget: this.budget + this.sim.acceptedUnanswered() + (await exposedByOutages(this.sql, this.outages)),
       maxLockAgeS: this.maxLockAgeS,
     });
+    Object.assign(summary, measured);
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, `${this.name}.json`), `${JSON.stringify(summary, null, 2)}\n`);
     return summary;

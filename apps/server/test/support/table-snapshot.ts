@@ -6,12 +6,13 @@ const IGNORED = ["api_keys", "rate_counters", "schema_migrations"];
 
 /**
  * Every herald.* table's row count and a digest of its rows, so a test can show that a refused
- * request wrote (or changed) nothing anywhere.
+ * request wrote (or changed) nothing anywhere. `only`: just these tables, where running
+ * processes keep writing the others (heartbeats, buckets, analytics rollups).
  */
-export async function snapshotTables(pool: pg.Pool): Promise<Record<string, string>> {
+export async function snapshotTables(pool: pg.Pool, only?: readonly string[]): Promise<Record<string, string>> {
   const { rows: tables } = await pool.query<{ name: string }>(
-    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'herald' AND NOT (tablename = ANY ($1)) ORDER BY 1",
-    [IGNORED],
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'herald' AND NOT (tablename = ANY ($1)) AND ($2::text[] IS NULL OR tablename = ANY ($2)) ORDER BY 1",
+    [IGNORED, only ?? null],
   );
   const { rows } = await pool.query<{ name: string; n: number; digest: string }>(
     tables

@@ -14,7 +14,8 @@ export interface StatusInfo {
 
 // Provider webhooks arrive out of order (Twilio says so outright), so a status may only be
 // replaced by one of strictly higher rank: a late "sent" must never overwrite "delivered".
-// delivered, failed and bounced share a rank because whichever the provider reports first wins.
+// delivered, failed and bounced share a rank: among them the report of what happened last, by
+// the provider's time, wins (see advanceStatus), so arrival order never decides the outcome.
 // skipped, dead and canceled outrank everything: once the engine gives up, a stray callback
 // cannot revive the notification.
 export const STATUS_TABLE: Readonly<Record<Status, StatusInfo>> = {
@@ -38,9 +39,28 @@ export function isSettled(status: Status): boolean {
   return STATUS_TABLE[status].settled;
 }
 
-/** The status to store when `incoming` is reported while the row holds `current`. */
-export function advanceStatus(current: Status, incoming: Status): Status {
-  return statusRank(incoming) > statusRank(current) ? incoming : current;
+/** A status and when it happened by the provider's clock; null when the report does not say (Twilio's callbacks). */
+export interface StatusReport {
+  status: Status;
+  at: Date | null;
+}
+
+// The outcomes that share a rank, the worse news last: it wins a tie.
+const OUTCOMES: readonly Status[] = ["delivered", "failed", "bounced"];
+
+/**
+ * The status to store when `incoming` is reported while the row holds `current`. A higher rank
+ * wins; between two outcomes the later one does (an asynchronous bounce after a delivery), the
+ * worse at the same instant, and without both times the row keeps its own. The same rule as
+ * `applyStatusEvents` in `@herald/db`, which applies it in SQL.
+ */
+export function advanceStatus(current: StatusReport, incoming: StatusReport): Status {
+  const byRank = statusRank(incoming.status) - statusRank(current.status);
+  if (byRank !== 0) return byRank > 0 ? incoming.status : current.status;
+  const [was, is] = [OUTCOMES.indexOf(current.status), OUTCOMES.indexOf(incoming.status)];
+  if (was < 0 || is < 0 || was === is || !current.at || !incoming.at) return current.status;
+  const later = incoming.at.getTime() - current.at.getTime();
+  return later > 0 || (later === 0 && is > was) ? incoming.status : current.status;
 }
 
 /** The delivery machinery's state; unlike status it may go back and forth. */

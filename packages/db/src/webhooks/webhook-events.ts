@@ -21,6 +21,28 @@ export async function recordWebhookEvent(sql: Sql, event: InboundWebhookEvent): 
   return rows[0] ?? null;
 }
 
+/**
+ * Keeps a verified webhook once and, when it has something to apply, queues its
+ * `apply_webhook_events` job, in one statement: atomic without a transaction (a row with no job
+ * would stay pending for good), and one round trip where BEGIN, insert, add_job and COMMIT took
+ * four, each holding a pool connection while a webhook flood waited for one. Without anything to
+ * apply the row is kept as `ignored`. Null when the provider already delivered this event.
+ */
+export async function recordAndQueueWebhookEvent(sql: Sql, event: InboundWebhookEvent, apply: boolean): Promise<{ id: string } | null> {
+  const { rows } = await sql.query<{ id: string }>(
+    `WITH row AS (
+       INSERT INTO herald.webhook_events (provider, event_key, kind, provider_message_id, raw, state, applied_at)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN 'pending' ELSE 'ignored' END, CASE WHEN $6 THEN NULL ELSE now() END)
+       ON CONFLICT (provider, event_key) DO NOTHING
+       RETURNING id
+     )
+     SELECT id::text, CASE WHEN $6 THEN (graphile_worker.add_job('apply_webhook_events', json_build_object('ids', json_build_array(id::text)))).id END AS job
+       FROM row`,
+    [event.provider, event.eventKey, event.kind, event.providerMessageId, event.raw, apply],
+  );
+  return rows[0] ? { id: rows[0].id } : null;
+}
+
 export async function markWebhookEvents(sql: Sql, ids: readonly string[], state: "applied" | "orphan" | "ignored"): Promise<void> {
   if (ids.length === 0) return;
   await sql.query("UPDATE herald.webhook_events SET state = $2, applied_at = now() WHERE id = ANY ($1::bigint[])", [ids, state]);

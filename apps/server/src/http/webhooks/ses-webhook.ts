@@ -1,4 +1,4 @@
-import { enqueueJob, recordWebhookEvent, withTransaction } from "@herald/db";
+import { recordAndQueueWebhookEvent } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { sesEventKind, sesEventOf } from "../../providers/ses/ses-status-events.ts";
 import { recordWebhook } from "../../operations/process-metrics.ts";
@@ -105,20 +105,13 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
             log.warn(context, "ses webhook: notification carries no SES event; ignored");
             return res.status(200).end();
           }
-          const raw = req.body;
           // Recorded and queued together: a row with no job would be pending forever, as SNS's
           // retry would then be answered as a duplicate.
-          const recorded = await withTransaction(database.pool, async (tx) => {
-            const row = await recordWebhookEvent(tx, {
-              provider: "ses",
-              eventKey: envelope.MessageId,
-              kind: sesEventKind(event),
-              providerMessageId: event.mail.messageId,
-              raw,
-            });
-            if (row) await enqueueJob(tx, "apply_webhook_events", { ids: [row.id] });
-            return row;
-          });
+          const recorded = await recordAndQueueWebhookEvent(
+            database.pool,
+            { provider: "ses", eventKey: envelope.MessageId, kind: sesEventKind(event), providerMessageId: event.mail.messageId, raw: req.body },
+            true,
+          );
           if (recorded) recordWebhook("ses", sesEventKind(event));
           else log.debug(context, "ses webhook: duplicate delivery ignored");
           return res.status(200).end();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { enqueueJob, liftSuppression, markWebhookEvents, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
+import { liftSuppression, markWebhookEvents, recordAndQueueWebhookEvent, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from "express";
 import twilio from "twilio";
 import { twilioWebhookUrl } from "../../providers/twilio/twilio-provider.ts";
@@ -96,22 +96,11 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
         const context = { webhook: "twilio", messageSid: callback.messageSid, status: callback.status };
         // Recorded and queued together: a row with no job would stay pending for good. A status
         // that changes nothing (queued, sent, …) is kept as `ignored` and costs no job.
-        const recorded = await withTransaction(database.pool, async (tx) => {
-          const row = await recordWebhookEvent(tx, {
-            provider: "twilio",
-            eventKey: `${callback.messageSid}:${callback.status}`,
-            kind: callback.status,
-            providerMessageId: callback.messageSid,
-            raw,
-          });
-          if (!row) return null;
-          if (events.length > 0) {
-            await enqueueJob(tx, "apply_webhook_events", { ids: [row.id] });
-          } else {
-            await markWebhookEvents(tx, [row.id], "ignored");
-          }
-          return row;
-        });
+        const recorded = await recordAndQueueWebhookEvent(
+          database.pool,
+          { provider: "twilio", eventKey: `${callback.messageSid}:${callback.status}`, kind: callback.status, providerMessageId: callback.messageSid, raw },
+          events.length > 0,
+        );
         if (recorded) recordWebhook("twilio", callback.status);
         else log.debug(context, "twilio webhook: duplicate callback ignored");
         return answer(res);

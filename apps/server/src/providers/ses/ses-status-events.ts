@@ -61,12 +61,13 @@ export function sesEventKind(event: SesEvent): string {
   return event.eventType ?? event.notificationType ?? "unknown";
 }
 
-function at(...candidates: Array<string | undefined>): Date {
+/** When SES says the event happened (the first candidate that parses), or now when it says nothing. */
+function when(...candidates: Array<string | undefined>): { at: Date; providerTime: boolean } {
   for (const candidate of candidates) {
     const time = candidate ? Date.parse(candidate) : Number.NaN;
-    if (Number.isFinite(time)) return new Date(time);
+    if (Number.isFinite(time)) return { at: new Date(time), providerTime: true };
   }
-  return new Date();
+  return { at: new Date(), providerTime: false };
 }
 
 function compact(detail: Record<string, unknown>): Record<string, unknown> {
@@ -93,7 +94,7 @@ export function sesStatusEvents(raw: string): StatusEvent[] {
         {
           ...base,
           kind: "delivered",
-          at: at(event.delivery?.timestamp, event.mail.timestamp),
+          ...when(event.delivery?.timestamp, event.mail.timestamp),
           detail: compact({ provider: "ses", smtpResponse: event.delivery?.smtpResponse }),
         },
       ];
@@ -106,17 +107,17 @@ export function sesStatusEvents(raw: string): StatusEvent[] {
         bounceSubType: bounce.bounceSubType,
         diagnosticCode: bounce.bouncedRecipients?.[0]?.diagnosticCode,
       });
-      const when = at(bounce.timestamp, event.mail.timestamp);
+      const time = when(bounce.timestamp, event.mail.timestamp);
       return bounce.bounceType === "Permanent"
-        ? [{ ...base, kind: "bounced", at: when, detail, suppress: "hard_bounce" }]
-        : [{ ...base, kind: "failed", at: when, detail }];
+        ? [{ ...base, kind: "bounced", ...time, detail, suppress: "hard_bounce" }]
+        : [{ ...base, kind: "failed", ...time, detail }];
     }
     case "Complaint":
       return [
         {
           ...base,
           kind: "complaint",
-          at: at(event.complaint?.timestamp, event.mail.timestamp),
+          ...when(event.complaint?.timestamp, event.mail.timestamp),
           detail: compact({
             provider: "ses",
             complaintFeedbackType: event.complaint?.complaintFeedbackType,
@@ -126,13 +127,13 @@ export function sesStatusEvents(raw: string): StatusEvent[] {
         },
       ];
     case "Reject":
-      return [{ ...base, kind: "failed", at: at(event.mail.timestamp), detail: compact({ provider: "ses", rejected: event.reject?.reason }) }];
+      return [{ ...base, kind: "failed", ...when(event.mail.timestamp), detail: compact({ provider: "ses", rejected: event.reject?.reason }) }];
     case "DeliveryDelay":
       return [
         {
           ...base,
           kind: "delivery_delayed",
-          at: at(event.deliveryDelay?.timestamp, event.mail.timestamp),
+          ...when(event.deliveryDelay?.timestamp, event.mail.timestamp),
           detail: compact({
             provider: "ses",
             delayType: event.deliveryDelay?.delayType,
@@ -146,7 +147,7 @@ export function sesStatusEvents(raw: string): StatusEvent[] {
         {
           ...base,
           kind: "failed",
-          at: at(event.mail.timestamp),
+          ...when(event.mail.timestamp),
           detail: compact({ provider: "ses", renderingFailure: event.failure?.errorMessage, templateName: event.failure?.templateName }),
         },
       ];
