@@ -82,7 +82,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const policy = async (): Promise<DispatchPolicy> => {
     const s = await settings.get();
     return {
-      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: s.get("dispatch.maxAttempts") as number, maxAgeMs: (s.get("dispatch.maxAgeMinutes") as number) * 60_000 },
+      retry: { ...DEFAULT_RETRY_POLICY, floorMs: env.HERALD_RETRY_FLOOR_MS, baseMs: env.HERALD_RETRY_FLOOR_MS, maxAttempts: s.get("dispatch.maxAttempts") as number, maxAgeMs: (s.get("dispatch.maxAgeMinutes") as number) * 60_000 },
       outageMaxAgeMs: (s.get("dispatch.outageMaxAgeHours") as number) * 3_600_000,
       breakerCoolDownMs: (s.get("providers.breakerCoolDownSeconds") as number) * 1000,
       defaultTimezone: s.get("workspace.defaultTimezone") as string,
