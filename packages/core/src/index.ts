@@ -65,6 +65,7 @@ export {
   SendOutcomeSchema,
   assertNever,
   classifyHttpStatus,
+  isBackpressure,
   parseRetryAfter,
   type SendOutcome,
   type RetryOutcome,

@@ -8,7 +8,7 @@ const LONG = Boolean(process.env.HERALD_CHAOS_LONG);
 // Small: every provider refuses its first USERS requests. Long (`pnpm test:chaos --long`): every
 // provider refuses everything for two minutes of wall time, after a first wave that measures the
 // unthrottled rate.
-const USERS = LONG ? 100 : 30;
+const USERS = LONG ? 100 : 10;
 const STORM_MS = 120_000;
 /** HERALD_RETRY_FLOOR_MS: the small run's floor, so honouring a longer Retry-After is visible and quick. */
 const FLOOR_MS = LONG ? 10_000 : 1_000;
