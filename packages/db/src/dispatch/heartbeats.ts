@@ -57,9 +57,3 @@ export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: numb
   );
   return { workers: rows.map((r) => r.worker_id), requeued: requeued.rowCount ?? 0 };
 }
-
-/** The database server's clock now: the one every worker schedules by, whatever its own says. */
-export async function databaseTime(sql: Sql): Promise<Date> {
-  const { rows } = await sql.query<{ now: Date }>("SELECT clock_timestamp() AS now");
-  return rows[0]!.now;
-}
