@@ -55,7 +55,13 @@ describe.each(OUTAGES)("a credentials outage on $provider", ({ channel, provider
       expect(row.status, JSON.stringify(row)).not.toBe("dead");
       expect(row.attempts, JSON.stringify(row)).toBe(0);
     }
-    expect(during.some((r) => r.reason === "credentials_outage")).toBe(true);
+    // Recognised as a credentials outage (a row's reason moves on to breaker_open while it waits).
+    const recognised = await s.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM herald.notification_events e JOIN herald.notifications n ON n.id = e.notification_id
+        WHERE n.channel = $1 AND e.type = 'deferred' AND e.detail->>'reason' = 'credentials_outage'`,
+      [channel],
+    );
+    expect(recognised.rows[0]!.n).toBeGreaterThan(0);
     const breakers = await s.sql.query<{ breaker_key: string; state: string; reason: string | null }>(`SELECT breaker_key, state, reason FROM herald.provider_breakers`);
     const tripped = breakers.rows.filter((b) => b.state !== "closed");
     expect(tripped.length, JSON.stringify(breakers.rows)).toBeGreaterThan(0);
