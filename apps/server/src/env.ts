@@ -55,6 +55,16 @@ export const ENV_VARIABLES = {
     schema: z.coerce.number().int().min(1000).max(600_000).default(30_000),
     description: "How long a graceful shutdown waits for in-flight requests and jobs.",
   },
+  HERALD_PROVIDER_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(100).max(300_000).optional(),
+    description:
+      "How long a provider call (and FCM's OAuth token exchange) may go unanswered before Herald gives up and retries the message. Unset: 15 s for SES and Twilio, 10 s for FCM and webhooks.",
+  },
+  HERALD_RETRY_FLOOR_MS: {
+    schema: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    description:
+      "The shortest wait before a failed message is tried again, and the ceiling of its first backoff (which doubles per failure). A provider's longer Retry-After wins. FCM asks for at least 10 s.",
+  },
   HERALD_PUSH_CONCURRENCY: {
     schema: z.coerce.number().int().min(1).max(64).default(4),
     description: "Push batch jobs one worker process runs at once (its own runner: a slow channel never holds back another).",

@@ -94,14 +94,16 @@ describe("the dispatcher", () => {
     expect(provider.calls).toHaveLength(0);
   });
 
-  it("backs off with full jitter above a 10 s floor, honours a longer Retry-After, and dead-letters at max attempts", async () => {
+  it("backs off with full jitter above a 10 s floor, honours a longer Retry-After without spending an attempt on it, and dead-letters at max attempts", async () => {
     const provider = new ScriptedProvider("primary-3", "email").answer(
       { kind: "retry", reason: "http_503", providerCode: "503" },
       { kind: "retry", reason: "http_429", afterMs: 120_000, providerCode: "429" },
       { kind: "retry", reason: "http_503", providerCode: "503" },
+      { kind: "retry", reason: "http_503", providerCode: "503" },
     );
     const id = await notification();
-    const d = deps({ primary: provider }, {}, () => 0.9);
+    // No cool-down: once three failures in a row open the breaker, the next call goes through as its trial.
+    const d = deps({ primary: provider }, { breakerCoolDownMs: 0 }, () => 0.9);
 
     await dispatchBatch(d, "email", [id], "1");
     let r = await row(id);
@@ -113,16 +115,20 @@ describe("the dispatcher", () => {
     await due(id);
     await dispatchBatch(d, "email", [id], "2");
     r = await row(id);
-    expect(r.attempt_count).toBe(2);
+    // The provider asked to slow down: a throttle is no verdict on the message, its attempt is refunded.
+    expect(r).toMatchObject({ dispatch_state: "retry_wait", attempt_count: 1, last_error: "http_429" });
     // Retry-After: 120 s beats the jittered 18 s.
     expect(Number(r.wait_ms)).toBeGreaterThan(119_000);
 
     await due(id);
     await dispatchBatch(d, "email", [id], "3");
+    expect((await row(id)).attempt_count).toBe(2);
+    await due(id);
+    await dispatchBatch(d, "email", [id], "4");
     r = await row(id);
     expect(r).toMatchObject({ status: "dead", reason: "max_attempts", attempt_count: 3, last_error: "http_503" });
-    expect(r.events).toEqual(["created", "attempt", "retry_scheduled", "attempt", "retry_scheduled", "attempt", "dead"]);
-    expect(provider.calls).toHaveLength(3);
+    expect(r.events).toEqual(["created", "attempt", "retry_scheduled", "attempt", "retry_scheduled", "attempt", "retry_scheduled", "attempt", "dead"]);
+    expect(provider.calls).toHaveLength(4);
   });
 
   it("counts a Retry-After from when the provider answered, not from when the batch was claimed", async () => {

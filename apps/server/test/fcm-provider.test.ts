@@ -262,6 +262,17 @@ describe("FCM provider: the OAuth exchange", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it("a token endpoint that never answers → retry after the provider's timeout, nothing sent", async () => {
+    nock.cleanAll();
+    nock("https://oauth2.googleapis.com").post("/token").delay(60_000).reply(200, { access_token: "ya29.late", expires_in: 3599, token_type: "Bearer" });
+    const provider = createFcmProvider(config({ name: "fcm-hung-oauth", serviceAccount: testServiceAccount("herald-hung-oauth") }), { timeoutMs: 300 });
+    const started = performance.now();
+    const [result] = await provider.send([message(52, ["tok-a"])]);
+    expect(result!.outcome).toEqual({ kind: "retry", reason: "oauth_unavailable" });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("refuses a service account without a project id", () => {
     expect(() => createFcmProvider(config({ serviceAccount: { client_email: "x", private_key: "y" } }))).toThrow(/project_id/);
   });

@@ -66,6 +66,7 @@ export {
   SendOutcomeSchema,
   assertNever,
   classifyHttpStatus,
+  isBackpressure,
   parseRetryAfter,
   type SendOutcome,
   type RetryOutcome,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SendOutcomeSchema, assertNever, classifyHttpStatus, parseRetryAfter, type SendOutcome } from "../src/outcomes/send-outcome.ts";
+import { SendOutcomeSchema, assertNever, classifyHttpStatus, isBackpressure, parseRetryAfter, type SendOutcome } from "../src/outcomes/send-outcome.ts";
 
 const NOW = new Date("2026-05-04T12:00:00.000Z");
 
@@ -80,6 +80,16 @@ describe("classifyHttpStatus", () => {
 
   it("refuses a number that is not an HTTP status", () => {
     expect(() => classifyHttpStatus(42, null, NOW)).toThrow("42 is not an HTTP status code (100 to 599)");
+  });
+});
+
+describe("isBackpressure", () => {
+  it("is a throttle or a refusal that said how long to wait; other transient failures are not", () => {
+    expect(isBackpressure({ kind: "retry", reason: "throttled" })).toBe(true);
+    expect(isBackpressure({ kind: "retry", reason: "http_503", afterMs: 12_000 })).toBe(true);
+    expect(isBackpressure({ kind: "retry", reason: "http_429", afterMs: 60_000 })).toBe(true);
+    expect(isBackpressure({ kind: "retry", reason: "http_503" })).toBe(false);
+    expect(isBackpressure({ kind: "retry", reason: "timeout" })).toBe(false);
   });
 });
 

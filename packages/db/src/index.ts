@@ -19,6 +19,7 @@ export * from "./dispatch/side-effects.ts";
 export * from "./dispatch/status-events.ts";
 export * from "./dispatch/dead-letters.ts";
 export * from "./dispatch/heartbeats.ts";
+export * from "./dispatch/database-time.ts";
 export * from "./providers/token-buckets.ts";
 export * from "./providers/breakers.ts";
 export * from "./sandbox/sandbox-messages.ts";

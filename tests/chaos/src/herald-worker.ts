@@ -65,6 +65,8 @@ export function startWorker(databaseUrl: string, simulatorUrl: string, extra: Re
       // A killed worker's jobs are freed by the next one to start, or its reaper, after this.
       HERALD_WORKER_SILENCE_MS: "2000",
       HERALD_BREAKER_COOL_DOWN_SECONDS: "2",
+      // A failed send is tried again a second later, not ten: each scenario stays near 20 s.
+      HERALD_RETRY_FLOOR_MS: "1000",
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       ...providerEnvironment(simulatorUrl),
       ...extra,

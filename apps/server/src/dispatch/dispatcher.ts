@@ -1,4 +1,4 @@
-import { decideAfterFailure, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
+import { decideAfterFailure, isBackpressure, retryDelayMs, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
 import {
   applyDispatchDecisions,
   claimBatch,
@@ -279,6 +279,12 @@ async function recordResults(
         break;
       case "retry": {
         breakerResults.push("provider_failure");
+        if (isBackpressure(outcome)) {
+          // Not a verdict on the message: no attempt spent, however long the storm lasts.
+          const delayMs = retryDelayMs(n.attemptCount + 1, outcome.afterMs, random, policy.retry);
+          decisions.push({ ...base, kind: "throttled", reason: outcome.reason, until: wholeSecondAtOrAfter(new Date(now.getTime() + delayMs)) });
+          break;
+        }
         const next = decideAfterFailure({
           outcome,
           attemptCount: n.attemptCount + 1,

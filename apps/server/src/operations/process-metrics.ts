@@ -54,7 +54,7 @@ export function recordDispatchDecisions(channel: Channel, decisions: readonly Di
   const byId = new Map(claimed.map((n) => [n.id, n]));
   for (const d of decisions) {
     if (d.kind === "skip") gateSkips.inc({ channel, reason: d.reason });
-    if (d.kind !== "sent" && d.kind !== "retry" && d.kind !== "outage" && d.kind !== "dead") continue;
+    if (d.kind !== "sent" && d.kind !== "retry" && d.kind !== "throttled" && d.kind !== "outage" && d.kind !== "dead") continue;
     // A dead-letter without a provider never reached one (content that cannot render, age exhausted).
     if (!d.provider || d.latencyMs === undefined) continue;
     sends.inc({ provider: d.provider, outcome: d.kind });

@@ -14,44 +14,52 @@ import { createSesProvider } from "./ses/ses-provider.ts";
 import { createTwilioProvider, twilioWebhookUrl } from "./twilio/twilio-provider.ts";
 import { createWebhookProvider } from "./webhook/webhook-provider.ts";
 
-/** The adapters for each kind of provider (Twilio needs the public URL for its status callbacks). */
-export const providerFactories = (env: Pick<Env, "publicUrl">): ProviderFactories => ({
-  twilio: (spec) =>
-    createTwilioProvider({
-      name: spec.name,
-      accountSid: spec.secrets.accountSid ?? "",
-      authToken: spec.secrets.authToken ?? "",
-      ...(spec.settings.from ? { from: String(spec.settings.from) } : {}),
-      ...(spec.settings.messagingServiceSid ? { messagingServiceSid: String(spec.settings.messagingServiceSid) } : {}),
-      ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
-      statusCallbackUrl: twilioWebhookUrl(env.publicUrl),
-    }),
-  fcm: (spec) =>
-    createFcmProvider({
-      name: spec.name,
-      serviceAccount: JSON.parse(spec.secrets.serviceAccount ?? "{}") as object,
-      ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
-      ...(spec.settings.tokenEndpoint ? { tokenEndpoint: String(spec.settings.tokenEndpoint) } : {}),
-    }),
-  ses: (spec) =>
-    createSesProvider({
-      name: spec.name,
-      region: String(spec.settings.region),
-      from: String(spec.settings.from),
-      ...(spec.settings.configurationSetName ? { configurationSetName: String(spec.settings.configurationSetName) } : {}),
-      ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
-      accessKeyId: spec.secrets.accessKeyId ?? "",
-      secretAccessKey: spec.secrets.secretAccessKey ?? "",
-    }),
-  webhook: (spec) =>
-    createWebhookProvider({
-      name: spec.name,
-      channel: spec.channel,
-      url: String(spec.settings.url),
-      allowedHosts: (spec.settings.allowedHosts as string[] | undefined) ?? [],
-      signingSecret: spec.secrets.signingSecret ?? "",
-    }),
-});
+/**
+ * The adapters for each kind of provider (Twilio needs the public URL for its status callbacks),
+ * each giving up on an unanswered call after HERALD_PROVIDER_TIMEOUT_MS when it is set.
+ */
+export const providerFactories = (env: Pick<Env, "publicUrl" | "HERALD_PROVIDER_TIMEOUT_MS">): ProviderFactories => {
+  const timeoutMs = env.HERALD_PROVIDER_TIMEOUT_MS;
+  const timeout = timeoutMs === undefined ? {} : { timeoutMs };
+  return {
+    twilio: (spec) =>
+      createTwilioProvider({
+        name: spec.name,
+        accountSid: spec.secrets.accountSid ?? "",
+        authToken: spec.secrets.authToken ?? "",
+        ...(spec.settings.from ? { from: String(spec.settings.from) } : {}),
+        ...(spec.settings.messagingServiceSid ? { messagingServiceSid: String(spec.settings.messagingServiceSid) } : {}),
+        ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
+        statusCallbackUrl: twilioWebhookUrl(env.publicUrl),
+      }, timeout),
+    fcm: (spec) =>
+      createFcmProvider({
+        name: spec.name,
+        serviceAccount: JSON.parse(spec.secrets.serviceAccount ?? "{}") as object,
+        ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
+        ...(spec.settings.tokenEndpoint ? { tokenEndpoint: String(spec.settings.tokenEndpoint) } : {}),
+      }, timeout),
+    ses: (spec) =>
+      createSesProvider({
+        name: spec.name,
+        region: String(spec.settings.region),
+        from: String(spec.settings.from),
+        ...(spec.settings.configurationSetName ? { configurationSetName: String(spec.settings.configurationSetName) } : {}),
+        ...(spec.settings.endpoint ? { endpoint: String(spec.settings.endpoint) } : {}),
+        accessKeyId: spec.secrets.accessKeyId ?? "",
+        secretAccessKey: spec.secrets.secretAccessKey ?? "",
+      }, timeoutMs === undefined ? {} : { requestTimeoutMs: timeoutMs, connectionTimeoutMs: Math.min(timeoutMs, 5_000) }),
+    webhook: (spec) =>
+      createWebhookProvider({
+        name: spec.name,
+        channel: spec.channel,
+        url: String(spec.settings.url),
+        allowedHosts: (spec.settings.allowedHosts as string[] | undefined) ?? [],
+        signingSecret: spec.secrets.signingSecret ?? "",
+        ...timeout,
+      }),
+  };
+};
 
 /** The sandbox for a channel: records messages, answers like the real services' test identities. */
 export function sandboxProvider(channel: Channel, sql: Sql, settings: SettingsCache): Provider {

@@ -31,6 +31,7 @@ import { sendBatchTask } from "../tasks/send-batch.ts";
 import { startBroadcastTask } from "../tasks/start-broadcast.ts";
 import { WATCH_BROADCASTS_CRONTAB, watchBroadcastsTask } from "../tasks/watch-broadcasts.ts";
 import { segmentAudience } from "../broadcasts/segment-audience.ts";
+import { databaseClock } from "./database-clock.ts";
 import { superviseRunner, type SupervisedRunner, type SupervisedRunnerOptions } from "./supervised-runner.ts";
 
 export interface Workers {
@@ -82,7 +83,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const policy = async (): Promise<DispatchPolicy> => {
     const s = await settings.get();
     return {
-      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: s.get("dispatch.maxAttempts") as number, maxAgeMs: (s.get("dispatch.maxAgeMinutes") as number) * 60_000 },
+      retry: { ...DEFAULT_RETRY_POLICY, floorMs: env.HERALD_RETRY_FLOOR_MS, baseMs: env.HERALD_RETRY_FLOOR_MS, maxAttempts: s.get("dispatch.maxAttempts") as number, maxAgeMs: (s.get("dispatch.maxAgeMinutes") as number) * 60_000 },
       outageMaxAgeMs: (s.get("dispatch.outageMaxAgeHours") as number) * 3_600_000,
       breakerCoolDownMs: (s.get("providers.breakerCoolDownSeconds") as number) * 1000,
       defaultTimezone: s.get("workspace.defaultTimezone") as string,
@@ -93,6 +94,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     email: env.HERALD_EMAIL_CONCURRENCY,
     sms: env.HERALD_SMS_CONCURRENCY,
   };
+  // Instants this process writes are the database's, not its own clock's.
+  const clock = await databaseClock(sql);
   // One connection per batch that can be sending at once.
   const consentPool = openConsentPool(options.databaseUrl, concurrency.push + concurrency.email + concurrency.sms);
   const dispatcher = {
@@ -104,6 +107,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     log: log.child({ component: "dispatch" }),
     emailLinks: createEmailLinks({ sql, tokens: linkTokensFor(env, log), publicUrl: env.publicUrl }),
     templates: createTemplateStore(sql),
+    now: clock.now,
   };
 
   let state: WorkerState = "running";
@@ -112,7 +116,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   // The beat in flight, so that a stop deletes the row after it: a beat landing after the delete
   // brought a stopped worker's row back.
   let beating: Promise<void> = Promise.resolve();
-  const heartbeat = () => (beating = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }));
+  const heartbeat = () =>
+    (beating = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }).then(clock.sync));
   const supervise = {
     log,
     // The heartbeat names the new pools at once: were this process to die now, the reaper
@@ -192,11 +197,12 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
         audience: segmentAudience,
         defaultTimezone: async () => (await settings.get()).get("workspace.defaultTimezone") as string,
         jobs: sendJobs,
+        now: clock.now,
       }),
       watch_broadcasts: watchBroadcastsTask(sql, async () => {
         const s = await settings.get();
         return { maxBouncePercent: s.get("broadcasts.maxBouncePercent") as number, maxComplaintPercent: s.get("broadcasts.maxComplaintPercent") as number };
-      }),
+      }, clock.now),
     },
     crontab: WATCH_BROADCASTS_CRONTAB,
   });

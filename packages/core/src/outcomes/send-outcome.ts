@@ -20,6 +20,16 @@ export type SendOutcome = z.infer<typeof SendOutcomeSchema>;
 /** A transient failure: try again, after `afterMs` when the provider said how long. */
 export type RetryOutcome = Extract<SendOutcome, { kind: "retry" }>;
 
+/**
+ * The provider asked Herald to slow down, not to give up on this message: a throttle (429, a
+ * quota) or any refusal that said how long to wait (Retry-After). Such a refusal spends no
+ * attempt: a storm longer than max attempts × its wait would otherwise dead-letter messages
+ * the provider never judged.
+ */
+export function isBackpressure(outcome: RetryOutcome): boolean {
+  return outcome.afterMs !== undefined || outcome.reason === "throttled";
+}
+
 /** The outcomes an HTTP status alone can decide; success is left to the caller. */
 export type HttpFailureOutcome = Exclude<SendOutcome, { kind: "sent" }>;
 

@@ -15,6 +15,8 @@ export type DispatchDecision =
   | { id: string; kind: "attempt"; provider: string; address: string; rendered: Record<string, unknown> }
   | { id: string; kind: "sent"; provider: string; providerMessageId: string; latencyMs: number; providerCode?: string }
   | { id: string; kind: "retry"; provider: string; until: Date; reason: string; latencyMs: number; providerCode?: string }
+  /** The provider asked Herald to slow down (a throttle, a Retry-After): retried then, its attempt refunded. */
+  | { id: string; kind: "throttled"; provider: string; until: Date; reason: string; latencyMs: number; providerCode?: string }
   /** Dead-lettered: a permanent error, attempts or age exhausted, or content that cannot render. */
   | { id: string; kind: "dead"; reason: string; provider?: string; latencyMs?: number; providerCode?: string; error?: string }
   /** The provider is out (credentials, account): the call happened but its attempt is refunded. */
@@ -60,21 +62,21 @@ export async function applyDispatchDecisions(sql: Sql, decisions: readonly Dispa
                        WHEN d.kind = 'sent' THEN NULL ELSE n.reason END,
          dispatch_state = CASE d.kind WHEN 'skip' THEN 'done' WHEN 'dead' THEN 'done' WHEN 'sent' THEN 'done'
                             WHEN 'defer' THEN 'deferred' WHEN 'outage' THEN 'deferred' WHEN 'wait' THEN 'queued'
-                            WHEN 'withdrawn' THEN 'queued' WHEN 'retry' THEN 'retry_wait' ELSE n.dispatch_state END,
-         next_attempt_at = CASE WHEN d.kind IN ('defer', 'wait', 'retry', 'outage', 'withdrawn') THEN d.until ELSE n.next_attempt_at END,
+                            WHEN 'withdrawn' THEN 'queued' WHEN 'retry' THEN 'retry_wait' WHEN 'throttled' THEN 'retry_wait' ELSE n.dispatch_state END,
+         next_attempt_at = CASE WHEN d.kind IN ('defer', 'wait', 'retry', 'throttled', 'outage', 'withdrawn') THEN d.until ELSE n.next_attempt_at END,
          job_queued_at = CASE WHEN d.kind = 'attempt' THEN n.job_queued_at END,
          in_flight_job = CASE WHEN d.kind = 'attempt' THEN n.in_flight_job END,
          deferred_since = CASE WHEN d.kind IN ('defer', 'wait', 'outage', 'withdrawn') THEN now() END,
          outage_since = CASE WHEN d.outage THEN coalesce(n.outage_since, now())
                              WHEN d.kind = 'sent' THEN NULL ELSE n.outage_since END,
-         attempt_count = n.attempt_count + CASE d.kind WHEN 'attempt' THEN 1 WHEN 'outage' THEN -1 WHEN 'withdrawn' THEN -1 ELSE 0 END,
+         attempt_count = n.attempt_count + CASE d.kind WHEN 'attempt' THEN 1 WHEN 'outage' THEN -1 WHEN 'withdrawn' THEN -1 WHEN 'throttled' THEN -1 ELSE 0 END,
          first_attempt_at = CASE WHEN d.kind = 'attempt' THEN coalesce(n.first_attempt_at, herald.clock()) ELSE n.first_attempt_at END,
          provider = coalesce(d.provider, n.provider),
          address = CASE WHEN d.kind = 'attempt' THEN d.address ELSE n.address END,
          rendered = CASE WHEN d.kind = 'attempt' THEN d.rendered ELSE n.rendered END,
          provider_message_id = CASE WHEN d.kind = 'sent' THEN d.provider_message_id ELSE n.provider_message_id END,
          sent_at = CASE WHEN d.kind = 'sent' THEN coalesce(n.sent_at, herald.clock()) ELSE n.sent_at END,
-         last_error = CASE WHEN d.kind IN ('retry', 'dead', 'outage') THEN coalesce(d.error, d.reason) ELSE n.last_error END,
+         last_error = CASE WHEN d.kind IN ('retry', 'throttled', 'dead', 'outage') THEN coalesce(d.error, d.reason) ELSE n.last_error END,
          updated_at = now()
          FROM d
         WHERE n.id = d.id AND n.status = 'pending'
@@ -86,11 +88,11 @@ export async function applyDispatchDecisions(sql: Sql, decisions: readonly Dispa
          FROM upd u
         CROSS JOIN LATERAL (VALUES
           -- The provider call itself, with its answer and latency.
-          (CASE WHEN u.kind IN ('sent', 'retry', 'outage') OR (u.kind = 'dead' AND u.provider IS NOT NULL) THEN 'attempt' END,
+          (CASE WHEN u.kind IN ('sent', 'retry', 'throttled', 'outage') OR (u.kind = 'dead' AND u.provider IS NOT NULL) THEN 'attempt' END,
            jsonb_build_object('outcome', u.kind, 'provider', u.provider, 'providerCode', u.provider_code,
                               'latencyMs', u.latency_ms, 'attempt', u.attempts, 'reason', u.reason)),
           (CASE u.kind WHEN 'skip' THEN 'skipped' WHEN 'defer' THEN 'deferred' WHEN 'outage' THEN 'deferred' WHEN 'withdrawn' THEN 'deferred'
-                       WHEN 'sent' THEN 'sent' WHEN 'retry' THEN 'retry_scheduled' WHEN 'dead' THEN 'dead' END,
+                       WHEN 'sent' THEN 'sent' WHEN 'retry' THEN 'retry_scheduled' WHEN 'throttled' THEN 'retry_scheduled' WHEN 'dead' THEN 'dead' END,
            jsonb_build_object('reason', u.reason, 'until', u.until, 'providerMessageId', u.provider_message_id,
                               'error', u.error) || coalesce(u.detail, '{}'::jsonb))
         ) AS e(type, detail)

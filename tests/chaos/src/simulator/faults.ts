@@ -2,13 +2,14 @@ import type { LedgerEntry } from "./ledger.ts";
 
 /**
  * How the simulator answers one request. `accepted` answers are the ones the provider would
- * deliver: `ok`, and `drop` (accepted, then the connection dies before the answer: a timeout
- * after acceptance, the one source of duplicates Herald cannot avoid).
+ * deliver: `ok`, `drop` (accepted, then the connection dies before the answer: a timeout
+ * after acceptance, the one source of duplicates Herald cannot avoid), and a `hang` marked
+ * accepted (the provider took the message and never answered).
  */
 export type Fault =
   | { kind: "ok"; delayMs?: number }
   | { kind: "status"; status: number; headers?: Record<string, string>; delayMs?: number }
-  | { kind: "hang" }
+  | { kind: "hang"; accepted?: true }
   | { kind: "drop"; delayMs?: number }
   | { kind: "reset" };
 
@@ -23,12 +24,13 @@ export const status = (code: number, headers: Record<string, string> = {}, delay
   ...(delayMs ? { delayMs } : {}),
 });
 export const hang = (): Fault => ({ kind: "hang" });
+export const acceptThenHang = (): Fault => ({ kind: "hang", accepted: true });
 export const acceptThenDrop = (delayMs?: number): Fault => (delayMs ? { kind: "drop", delayMs } : { kind: "drop" });
 export const reset = (): Fault => ({ kind: "reset" });
 
 /** Whether the provider would deliver the message after answering so. */
 export function isAccepting(fault: Fault): boolean {
-  return fault.kind === "ok" || fault.kind === "drop";
+  return fault.kind === "ok" || fault.kind === "drop" || (fault.kind === "hang" && fault.accepted === true);
 }
 
 /** Every request answered the same way. */

@@ -4,6 +4,9 @@ import { always, isAccepting, ok, type Fault, type FaultPlan } from "./faults.ts
 import type { LedgerEntry } from "./ledger.ts";
 import { acceptedAnswer, errorAnswer, readWireRequest, type SimulatedProvider } from "./provider-wire.ts";
 
+/** The ledger as JSON, for a simulator running as its own process (main.ts). */
+export const LEDGER_PATH = "/__ledger";
+
 /**
  * One local HTTP server speaking SES v2 SendEmail, Twilio's Messages create, FCM v1 send and
  * Google's OAuth token endpoint, on loopback only. Herald's real SDKs reach it through their
@@ -21,9 +24,9 @@ export class ProviderSimulator {
   private server = http.createServer((req, res) => this.handle(req, res));
   private origin = "";
 
-  async start(): Promise<string> {
+  async start(port = 0): Promise<string> {
     this.server.keepAliveTimeout = 5_000;
-    this.server.listen(0, "127.0.0.1");
+    this.server.listen(port, "127.0.0.1");
     await new Promise((resolve) => this.server.once("listening", resolve));
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this.origin;
@@ -55,7 +58,7 @@ export class ProviderSimulator {
 
   /** Accepted requests whose answer never reached Herald: each may be sent again. */
   acceptedUnanswered(): number {
-    return this.ledger.filter((e) => e.accepted && e.fault.kind === "drop").length;
+    return this.ledger.filter((e) => e.accepted && (e.fault.kind === "drop" || e.fault.kind === "hang")).length;
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -68,6 +71,10 @@ export class ProviderSimulator {
 
   private async answer(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
     const path = req.url ?? "/";
+    if (req.method === "GET" && path === LEDGER_PATH) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify(this.ledger));
+    }
     const wire = readWireRequest(req.method ?? "", path, body);
     const base = { seq: this.ledger.length + 1, at: new Date(), ...wire };
     let fault: Fault = ok();

@@ -3,7 +3,7 @@ import type { Platform } from "@herald/core";
 import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
 import { mapConcurrently } from "../map-concurrently.ts";
 import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult, type ResultListener } from "../provider.ts";
-import { redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
+import { limitTokenExchange, redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
 import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
 
 /** Firebase Cloud Messaging through the HTTP v1 API (docs/decisions/0007-fcm-transport.md says why not the SDK's send). */
@@ -24,7 +24,7 @@ export interface FcmConfig {
 export interface FcmProviderOptions {
   /** Requests in flight at once for one `send` (one request per token). */
   concurrency?: number;
-  /** Gives up on a request after this long; the engine retries the message. */
+  /** Gives up on a request, the OAuth token exchange included, after this long; the engine retries the message. */
   timeoutMs?: number;
   now?: () => Date;
 }
@@ -39,9 +39,9 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const MISMATCH_OUTAGE_MIN_TOKENS = 3;
 
 /** The firebase-admin app of one service account: initialised once per config, then reused. */
-export function firebaseAppFor(name: string, serviceAccount: object, tokenEndpoint?: string): App {
+export function firebaseAppFor(name: string, serviceAccount: object, tokenEndpoint?: string, timeoutMs = DEFAULT_TIMEOUT_MS): App {
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify([serviceAccount, tokenEndpoint ?? null]))
+    .update(JSON.stringify([serviceAccount, tokenEndpoint ?? null, timeoutMs]))
     .digest("hex")
     .slice(0, 16);
   const appName = `herald:${name}:${fingerprint}`;
@@ -50,6 +50,7 @@ export function firebaseAppFor(name: string, serviceAccount: object, tokenEndpoi
   // cert() copies snake_case fields to camelCase on the object it is given: give it a copy.
   const credential = cert({ ...serviceAccount } as ServiceAccount);
   if (tokenEndpoint) redirectTokenExchange(credential, tokenEndpointAgent(tokenEndpoint));
+  limitTokenExchange(credential, timeoutMs);
   return initializeApp({ credential }, appName);
 }
 
@@ -101,11 +102,11 @@ const TOKEN_NOT_CALLED: FcmTokenResult = { kind: "transient", reason: "not_calle
  */
 export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions = {}): Provider {
   const projectId = projectIdOf(config.serviceAccount);
-  const app = firebaseAppFor(config.name, config.serviceAccount, config.tokenEndpoint);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const app = firebaseAppFor(config.name, config.serviceAccount, config.tokenEndpoint, timeoutMs);
   const credential = app.options.credential!;
   const url = `${(config.endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, "")}/v1/projects/${projectId}/messages:send`;
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
 
   async function sendToken(accessToken: string, message: OutboundMessage, token: string): Promise<FcmTokenResult> {

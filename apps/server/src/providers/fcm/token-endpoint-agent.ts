@@ -28,9 +28,22 @@ export function tokenEndpointAgent(origin: string): https.Agent {
  * the client's transporter instead, and fail loudly if that shape ever changes.
  */
 export function redirectTokenExchange(credential: object, agent: https.Agent): void {
+  transporterDefaults(credential).agent = agent;
+}
+
+/**
+ * Gives up on a token request after `timeoutMs`. gaxios has no timeout of its own, so a token
+ * endpoint that accepted the connection and never answered held the push batch, its job lock
+ * and its consent hold for good.
+ */
+export function limitTokenExchange(credential: object, timeoutMs: number): void {
+  transporterDefaults(credential).timeout = timeoutMs;
+}
+
+function transporterDefaults(credential: object): Record<string, unknown> {
   const internals = credential as { getGoogleAuth?: () => unknown; authClient?: { transporter?: { defaults?: Record<string, unknown> } } };
   internals.getGoogleAuth?.();
   const defaults = internals.authClient?.transporter?.defaults;
-  if (!defaults) throw new Error("firebase-admin's credential has changed shape: the FCM token endpoint override cannot be applied");
-  defaults.agent = agent;
+  if (!defaults) throw new Error("firebase-admin's credential has changed shape: the FCM token exchange cannot be configured");
+  return defaults;
 }
