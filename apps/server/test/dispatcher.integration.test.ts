@@ -131,6 +131,22 @@ describe("the dispatcher", () => {
     expect(provider.calls).toHaveLength(4);
   });
 
+  it("refunds every throttle of an endless storm, but still dead-letters the message at its maximum age", async () => {
+    const throttled = { kind: "retry", reason: "throttled", afterMs: 60_000, providerCode: "429" } as const;
+    const provider = new ScriptedProvider("primary-storm", "email").answer(throttled, throttled);
+    const id = await notification();
+    const d = deps({ primary: provider }, { breakerCoolDownMs: 0 });
+    await dispatchBatch(d, "email", [id], "501");
+    expect(await row(id)).toMatchObject({ status: "pending", dispatch_state: "retry_wait", attempt_count: 0, last_error: "throttled" });
+
+    // The storm has lasted 59 minutes: another minute's wait would pass the hour.
+    await database.pool.query("UPDATE herald.notifications SET first_attempt_at = now() - interval '59 minutes' WHERE id = $1", [id]);
+    await due(id);
+    await dispatchBatch(d, "email", [id], "502");
+    expect(await row(id)).toMatchObject({ status: "dead", reason: "max_age", attempt_count: 1 });
+    expect(provider.calls).toHaveLength(2);
+  });
+
   it("counts a Retry-After from when the provider answered, not from when the batch was claimed", async () => {
     // Found by the reliability suite's 429 storm (tests/chaos): a batch that spent time on its
     // calls retried a throttled message before the provider's Retry-After had passed.

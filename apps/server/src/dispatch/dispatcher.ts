@@ -1,4 +1,4 @@
-import { decideAfterFailure, isBackpressure, retryDelayMs, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
+import { decideAfterFailure, isBackpressure, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
 import {
   applyDispatchDecisions,
   claimBatch,
@@ -279,12 +279,9 @@ async function recordResults(
         break;
       case "retry": {
         breakerResults.push("provider_failure");
-        if (isBackpressure(outcome)) {
-          // Not a verdict on the message: no attempt spent, however long the storm lasts.
-          const delayMs = retryDelayMs(n.attemptCount + 1, outcome.afterMs, random, policy.retry);
-          decisions.push({ ...base, kind: "throttled", reason: outcome.reason, until: wholeSecondAtOrAfter(new Date(now.getTime() + delayMs)) });
-          break;
-        }
+        // A throttle or a Retry-After is not a verdict on the message: it spends no attempt,
+        // however long the storm lasts, but the message still ages out at the maximum age.
+        const throttled = isBackpressure(outcome);
         const next = decideAfterFailure({
           outcome,
           attemptCount: n.attemptCount + 1,
@@ -292,11 +289,11 @@ async function recordResults(
           deferredMs: n.deferredMs,
           now,
           random,
-          policy: policy.retry,
+          policy: throttled ? { ...policy.retry, maxAttempts: Number.POSITIVE_INFINITY } : policy.retry,
         });
         decisions.push(
           next.kind === "retry"
-            ? { ...base, kind: "retry", reason: outcome.reason, until: outcome.afterMs === undefined ? next.at : wholeSecondAtOrAfter(next.at) }
+            ? { ...base, kind: throttled ? "throttled" : "retry", reason: outcome.reason, until: outcome.afterMs === undefined ? next.at : wholeSecondAtOrAfter(next.at) }
             : { ...base, kind: "dead", reason: next.reason, error: outcome.reason },
         );
         break;
