@@ -81,20 +81,23 @@ async function connectBurst(api: HeraldApi, events: ReadonlyArray<{ eventId: str
         }),
     ),
   );
+  const requests = events.map((event) => {
+    const body = JSON.stringify(event);
+    return (
+      `POST /api/v1/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${api.key}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    );
+  });
   return {
     fire: () =>
       sockets.map((socket, i) => {
-        const body = JSON.stringify(events[i]);
         const answer = new Promise<Answer>((resolve, reject) => {
           const chunks: Buffer[] = [];
           socket.on("data", (c: Buffer) => chunks.push(c));
           socket.once("error", reject);
           socket.once("close", () => resolve(parseAnswer(Buffer.concat(chunks).toString("utf8"))));
         });
-        socket.write(
-          `POST /api/v1/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${api.key}\r\nContent-Type: application/json\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
+        socket.write(requests[i]!);
         return answer;
       }),
   };
