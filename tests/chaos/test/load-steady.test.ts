@@ -15,10 +15,12 @@ const PER_SECOND = LONG ? 50 : 10;
 const SECONDS = LONG ? 600 : 10;
 const FAULTED_SECONDS = LONG ? 600 : 20;
 /** A worker is killed this often in the faulted run (once in the small one). */
-const KILL_EVERY_MS = LONG ? 60_000 : 7_000;
+const KILL_EVERY_MS = LONG ? 60_000 : 10_000;
 /** Above the 50 emails a second (SES's default 14/s would be the bottleneck, not Herald). */
 const SES_RATE = 200;
 const DRAIN_MS = 120_000;
+/** The load, the drain and the start-up around them. */
+const timeoutFor = (seconds: number) => seconds * 1000 + DRAIN_MS + 120_000;
 const embeddedDataDir = inject("embeddedDataDir");
 
 describe(`steady load: ${PER_SECOND} events/s × 3 channels, provider latency 50–200 ms`, () => {
@@ -54,7 +56,7 @@ describe(`steady load: ${PER_SECOND} events/s × 3 channels, provider latency 50
     expect(summary).toMatchObject({ notifications: expected, lost: 0, duplicates: 0, duplicate_budget: 0, status_regressions: 0, locked_jobs: 0 });
     expect(summary.statuses).toEqual({ sent: expected });
     if (LONG) expect(summary.p95_ms).toBeLessThan(5_000);
-  });
+  }, timeoutFor(SECONDS));
 
   it(`with a worker SIGKILLed every ${KILL_EVERY_MS / 1000} s${embeddedDataDir ? " and one Postgres restart" : ""}: nothing lost, duplicates within what the faults exposed`, async () => {
     const { s, api, env } = await open("load-steady-faults", FAULTED_SECONDS);
@@ -66,15 +68,17 @@ describe(`steady load: ${PER_SECOND} events/s × 3 channels, provider latency 50
     // Awaited once the faults are over; a failure before then is reported there, not as unhandled.
     load.catch(() => undefined);
     const started = Date.now();
+    // Half-way between two kills, past the middle of the run.
     const restartAt = started + (FAULTED_SECONDS * 1000) / 2 + KILL_EVERY_MS / 2;
-    let restarted = false;
+    let restarted = !server;
+    const restart = async () => {
+      await new Promise((r) => setTimeout(r, Math.max(0, restartAt - Date.now())));
+      await s.databaseOutage(server!, 0);
+      restarted = true;
+    };
     let kills = 0;
     for (let at = started + KILL_EVERY_MS; at < started + FAULTED_SECONDS * 1000; at += KILL_EVERY_MS) {
-      if (server && !restarted && restartAt < at) {
-        await new Promise((r) => setTimeout(r, Math.max(0, restartAt - Date.now())));
-        await s.databaseOutage(server, 0);
-        restarted = true;
-      }
+      if (!restarted && restartAt < at) await restart();
       await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
       // One of the two, the older first; a new one takes its place, as a supervisor would start it.
       const victim = workers.shift()!;
@@ -84,7 +88,7 @@ describe(`steady load: ${PER_SECOND} events/s × 3 channels, provider latency 50
       workers.push(next);
       await s.ready(next);
     }
-    if (server && !restarted) await s.databaseOutage(server, 0);
+    if (!restarted) await restart();
     const answers = await load;
     const expected = answers.length * CHANNELS_PER_EVENT;
     await s.drain(expected, DRAIN_MS);
@@ -100,5 +104,5 @@ describe(`steady load: ${PER_SECOND} events/s × 3 channels, provider latency 50
     expect(summary).toMatchObject({ notifications: expected, lost: 0, status_regressions: 0, locked_jobs: 0 });
     expect(summary.statuses).toEqual({ sent: expected });
     expect(summary.duplicates).toBeLessThanOrEqual(summary.duplicate_budget);
-  });
+  }, timeoutFor(FAULTED_SECONDS));
 });
