@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientRoutes } from "../src/http/client/client-routes.ts";
 import { restErrorHandler, sendError } from "../src/http/rest-errors.ts";
 import type { AppServices } from "../src/trpc/context.ts";
+import { clientJwt } from "./support/client-jwt.ts";
 import { withoutWrites } from "./support/table-snapshot.ts";
 import { useTestServer } from "./support/test-server.ts";
 
@@ -16,10 +16,7 @@ const SECRET = "s".repeat(48);
 const APP_ORIGIN = "https://app.example.com";
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-function jwt(payload: Record<string, unknown>, header: Record<string, unknown> = { alg: "HS256", typ: "JWT" }, secret = SECRET): string {
-  const unsigned = `${b64(header)}.${b64(payload)}`;
-  return `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
-}
+const jwt = (payload: Record<string, unknown>, header?: Record<string, unknown>, secret = SECRET) => clientJwt(payload, secret, header);
 const tokenFor = (userId: string) => `Bearer ${jwt({ sub: userId, exp: Math.floor(Date.now() / 1000) + 600 })}`;
 
 describe("the client API", () => {

@@ -2,7 +2,7 @@ import http from "node:http";
 import { parseRule } from "@herald/core";
 import { cancelBroadcast, createBroadcast, scheduleKeyedJob, transitionBroadcast } from "@herald/db";
 import pg from "pg";
-import { createBenchDatabase, type BenchDatabase } from "../bench-database.ts";
+import { copyBenchDatabase, createBenchDatabase, settleDrops, type BenchDatabase } from "../bench-database.ts";
 import { describePreset, presetEnv } from "../bench-env.ts";
 import { createAdminApiKey, sleep, startHerald, type HeraldProcess } from "../herald-process.ts";
 import { assertHeraldOnClockServer, checkedLatency, CLOCK, configureOtp, fnv1a, OTP_TYPE, request } from "../otp-probe.ts";
@@ -54,51 +54,52 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const size = ctx.tiny ? SIZES.tiny : SIZES[ctx.scale];
   const warmupSize = Math.max(500, Math.round(size / 10));
   const databases: BenchDatabase[] = [];
-  let herald: HeraldProcess | null = null;
-  let pool: pg.Pool | null = null;
-  let clock: pg.Client | null = null;
+  let current: RoundServer | null = null;
+  let peakRssMb = 0;
+  const closeRound = async () => {
+    if (!current) return;
+    const round = current;
+    current = null;
+    peakRssMb = Math.max(peakRssMb, round.herald.peakRssMb());
+    await round.close(ctx);
+    // A copy holds up to a million notifications and their jobs: gone before the next is made.
+    if (!ctx.keepDatabases) await round.db.drop();
+  };
   try {
-    const db = await createBenchDatabase(ctx.cluster.url, "critical_load");
-    databases.push(db);
-    pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
-    const setup: Setup = await prepareWorkload(pool, {
-      category: "news",
-      template: {
-        key: "bench.news",
-        name: "Bench news",
-        channels: ["email"],
-        body: { variables: [], content: { en: { email: { subject: "News for {{ user.id }}", html: "<h1>News</h1><p>Everything is <b>20%</b> off this week.</p>" } } } },
-      },
-      users: { count: size, phone: true, rank: true },
-    });
-    const [server, key] = await Promise.all([
-      startHerald({
-        databaseUrl: db.url,
-        role: "all",
-        childBase: ctx.env.childBase,
-        // Sends as fast as the machine allows (the load is the point); callbacks an hour later.
-        env: { ...presetEnv(ctx.env.preset), HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000", HERALD_SANDBOX_RATE_PER_SECOND: "1000000" },
-      }),
-      createAdminApiKey(db.url, ctx.env.childBase),
-    ]);
-    herald = server;
-    const authorization = `Bearer ${key}`;
-    await configureOtp(server.baseUrl, authorization);
-    clock = new pg.Client({ connectionString: db.url, application_name: "herald-bench-clock" });
-    await clock.connect();
-    await assertHeraldOnClockServer(clock);
-    const probe: Probe = { baseUrl: server.baseUrl, authorization, clock, pool, seed: ctx.seed, memberId: setup.memberId };
-    const sqlPool = pool;
+    const source = await createBenchDatabase(ctx.cluster.url, "critical_load");
+    databases.push(source);
+    const setup = await prepareSource(source, size);
+    let copies = 0;
+    // Each idle round (the first of a pair) starts a fresh copy of the prepared database and a
+    // fresh server, and the loaded round after it runs on the same pair.
+    const freshServer = async (): Promise<RoundServer> => {
+      await closeRound();
+      await settleDrops();
+      const db = await copyBenchDatabase(ctx.cluster.url, source, `critical_load_${++copies}`);
+      current = await startRoundServer(ctx, db, setup).catch(async (error: unknown) => {
+        if (!ctx.keepDatabases) await db.drop();
+        throw error;
+      });
+      return current;
+    };
 
     const samples = await interleave<RoundSample>(
       [
-        { name: IDLE, run: (_n, round) => untilSettled(sqlPool).then(() => probeRound(probe, `idle-${round}`, null)) },
+        {
+          name: IDLE,
+          run: async (_n, round) => {
+            const server = await freshServer();
+            await untilSettled(server.probe.pool);
+            return probeRound(server.probe, `idle-${round}`, null);
+          },
+        },
         {
           name: LOADED,
           run: async (n, round) => {
-            await untilSettled(sqlPool);
-            const broadcast = await startBroadcast(sqlPool, setup, n);
-            return probeRound(probe, `loaded-${round}`, broadcast);
+            const server = current!;
+            await untilSettled(server.probe.pool);
+            const broadcast = await startBroadcast(server.probe.pool, setup, n);
+            return probeRound(server.probe, `loaded-${round}`, broadcast);
           },
         },
       ],
@@ -112,11 +113,11 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
           (s.bulkPerSecond === null ? "" : ` (broadcast ${Math.round(s.bulkPerSecond).toLocaleString("en")} notifications/s)`),
       },
     );
+    await closeRound();
     const loaded = samples.get(LOADED)!;
     const idle = samples.get(IDLE)!;
     const pair = (pick: (s: RoundSample) => number) => ({ herald: summarize(loaded.map(pick)), baseline: { name: IDLE, summary: summarize(idle.map(pick)) } });
     const bulk = summarize(loaded.map((s) => s.bulkPerSecond!));
-    const peakRssMb = server.peakRssMb();
     return {
       notes: [
         `HERALD_ROLE=all, sandbox providers with no rate limit and no latency, delivery callbacks delayed 1 h; ${describePreset(ctx.env.preset)}.`,
@@ -125,6 +126,9 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
           `posted at ${EVENTS_PER_SECOND}/s, open loop, until every notification of the broadcast has settled or ${PROBE_WINDOW_MS / 1000} s have passed, ` +
           `when the broadcast is canceled (at least ${MIN_EVENTS} events). ` +
           `Idle round: ${MIN_EVENTS} events at the same rate on the settled server.`,
+        `Each pair of rounds (idle, then loaded) runs on its own copy of the prepared database (CREATE DATABASE … TEMPLATE) and a freshly ` +
+          `started server: a broadcast canceled at the window's end leaves its remaining rows' cancellation to vacuum and roll up, and a ` +
+          `later round on the same database measured that cleanup rather than the fan-out (see docs/decisions/0016).`,
         `Latency = the sandbox message's created_at minus clock_timestamp() read just before the POST, both on Postgres's clock, checked against ` +
           `the bench's own timer. Broadcast throughput while probed: ${Math.round(bulk.median).toLocaleString("en")} notifications/s ` +
           `(${Math.round(bulk.min).toLocaleString("en")}–${Math.round(bulk.max).toLocaleString("en")}).`,
@@ -138,12 +142,67 @@ async function runCriticalLoad(ctx: ScenarioContext): Promise<ScenarioOutcome> {
       peakRssMb,
     };
   } finally {
-    await clock?.end().catch(() => undefined);
-    await pool?.end().catch(() => undefined);
-    await herald?.stop().catch((e: unknown) => ctx.log(`  critical-load: stopping Herald failed: ${String(e)}`));
+    await closeRound().catch((e: unknown) => ctx.log(`  critical-load: stopping Herald failed: ${String(e)}`));
     if (!ctx.keepDatabases) {
       for (const db of databases) await db.drop().catch((e: unknown) => ctx.log(`  critical-load: dropping ${db.name} failed: ${String(e)}`));
     }
+  }
+}
+
+/** The users, template and member every round starts from; the pool is closed, so the database can be copied. */
+async function prepareSource(source: BenchDatabase, size: number): Promise<Setup> {
+  const pool = new pg.Pool({ connectionString: source.url, max: 3, application_name: "herald-bench" });
+  try {
+    return await prepareWorkload(pool, {
+      category: "news",
+      template: {
+        key: "bench.news",
+        name: "Bench news",
+        channels: ["email"],
+        body: { variables: [], content: { en: { email: { subject: "News for {{ user.id }}", html: "<h1>News</h1><p>Everything is <b>20%</b> off this week.</p>" } } } },
+      },
+      users: { count: size, phone: true, rank: true },
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
+/** One copy's server and the connections that probe it. */
+interface RoundServer {
+  db: BenchDatabase;
+  herald: HeraldProcess;
+  probe: Probe;
+  close(ctx: ScenarioContext): Promise<void>;
+}
+
+async function startRoundServer(ctx: ScenarioContext, db: BenchDatabase, setup: Setup): Promise<RoundServer> {
+  const [herald, key] = await Promise.all([
+    startHerald({
+      databaseUrl: db.url,
+      role: "all",
+      childBase: ctx.env.childBase,
+      // Sends as fast as the machine allows (the load is the point); callbacks an hour later.
+      env: { ...presetEnv(ctx.env.preset), HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000", HERALD_SANDBOX_RATE_PER_SECOND: "1000000" },
+    }),
+    createAdminApiKey(db.url, ctx.env.childBase),
+  ]);
+  const pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
+  const clock = new pg.Client({ connectionString: db.url, application_name: "herald-bench-clock" });
+  const close = async (c: ScenarioContext) => {
+    await clock.end().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    await herald.stop().catch((e: unknown) => c.log(`  critical-load: stopping Herald failed: ${String(e)}`));
+  };
+  try {
+    const authorization = `Bearer ${key}`;
+    await configureOtp(herald.baseUrl, authorization);
+    await clock.connect();
+    await assertHeraldOnClockServer(clock);
+    return { db, herald, probe: { baseUrl: herald.baseUrl, authorization, clock, pool, seed: ctx.seed, memberId: setup.memberId }, close };
+  } catch (error) {
+    await close(ctx);
+    throw error;
   }
 }
 
