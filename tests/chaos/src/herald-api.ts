@@ -7,6 +7,8 @@ import { twilioSignature } from "./webhook-driver.ts";
 /** A Herald API process (HERALD_ROLE=api) of the scenario, and the calls the scenarios make to it. */
 export interface HeraldApi {
   url: string;
+  /** The API key the scenario's calls carry (scope `events`). */
+  key: string;
   process: HeraldWorker;
   postEvent(event: { eventId: string; type: string; userId: string }): Promise<Answer>;
   /** A status callback signed the way Twilio signs it, with the scenario's auth token. */
@@ -20,11 +22,11 @@ export interface Answer {
   body: string;
 }
 
-/** Starts the API process; `extra` adds to its environment (the SES webhook's topics, say). */
-export async function startApi(scenario: Scenario, extra: Record<string, string> = {}): Promise<HeraldApi> {
+/** `env`: more of the process's environment (a provider configured otherwise, say). */
+export async function startApi(scenario: Scenario, options: { env?: Record<string, string> } = {}): Promise<HeraldApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = scenario.startWorker({ HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url, ...extra });
+  const child = scenario.startWorker({ ...options.env, HERALD_ROLE: "api", PORT: String(port), HOST: "127.0.0.1", HERALD_PUBLIC_URL: url });
   const { key } = await createApiKey(scenario.sql, { name: "chaos", scope: "events", ratePerMinute: null, createdBy: null });
   await untilHealthy(url, child);
   const answer = async (response: Response): Promise<Answer> => ({
@@ -34,6 +36,7 @@ export async function startApi(scenario: Scenario, extra: Record<string, string>
   });
   return {
     url,
+    key,
     process: child,
     postEvent: async (event) =>
       answer(

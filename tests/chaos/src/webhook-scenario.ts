@@ -7,7 +7,7 @@ import { SnsCertificateHost } from "./sns-certificate-host.ts";
 /** The API process with the SES webhook on (the test topic) and SNS's certificate download on loopback. */
 export async function startWebhookApi(scenario: Scenario): Promise<{ api: HeraldApi; certificates: SnsCertificateHost }> {
   const certificates = await SnsCertificateHost.start(snsTestSigner().certificatePem, TEST_CERT_URL);
-  const api = await startApi(scenario, { HERALD_SES_SNS_TOPIC_ARNS: TEST_TOPIC_ARN, ...certificates.environment });
+  const api = await startApi(scenario, { env: { HERALD_SES_SNS_TOPIC_ARNS: TEST_TOPIC_ARN, ...certificates.environment } });
   return { api, certificates };
 }
 

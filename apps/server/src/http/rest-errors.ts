@@ -22,6 +22,7 @@ export const REST_ERROR_CODES = {
   template_not_found: { status: 422, meaning: "a channel step names a template that does not exist, has no published version, or lacks that channel" },
   rate_limited: { status: 429, meaning: "the key is over its per-minute rate; wait Retry-After seconds" },
   outbox_backlog: { status: 429, meaning: "Herald's outbox is over its backlog limit; wait Retry-After seconds" },
+  overloaded: { status: 429, meaning: "this Herald process is working on as many requests as it can take; wait Retry-After seconds" },
   internal: { status: 500, meaning: "a bug: the details are in the server log, never in the answer" },
   unavailable: { status: 503, meaning: "the database is unavailable; wait Retry-After seconds" },
 } as const satisfies Record<string, { status: number; meaning: string }>;

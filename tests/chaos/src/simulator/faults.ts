@@ -39,6 +39,12 @@ export const always =
   () =>
     fault;
 
+/** Every request accepted after a delay drawn evenly from `minMs`–`maxMs`: a provider's ordinary latency. */
+export const latency =
+  (minMs: number, maxMs: number): FaultPlan =>
+  () =>
+    ok(minMs + Math.floor(Math.random() * (maxMs - minMs + 1)));
+
 /** The first `count` requests get `fault`, the rest `then`. */
 export const firstRequests =
   (count: number, fault: Fault, then: Fault = ok()): FaultPlan =>

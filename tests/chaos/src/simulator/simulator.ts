@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { always, isAccepting, ok, type Fault, type FaultPlan } from "./faults.ts";
+import { always, isAccepting, ok, status, type Fault, type FaultPlan } from "./faults.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { acceptedAnswer, errorAnswer, readWireRequest, type SimulatedProvider } from "./provider-wire.ts";
 
@@ -20,6 +20,7 @@ export class ProviderSimulator {
   onRequest: ((entry: LedgerEntry) => void | Promise<void>) | null = null;
   private plans = new Map<SimulatedProvider, FaultPlan>();
   private counts = new Map<SimulatedProvider, number>();
+  private quotas = new Map<SimulatedProvider, { perSecond: number; burst: number; tokens: number; at: number }>();
   private hanging = new Set<http.ServerResponse>();
   private server = http.createServer((req, res) => this.handle(req, res));
   private origin = "";
@@ -48,10 +49,20 @@ export class ProviderSimulator {
     this.counts.set(provider, 0);
   }
 
-  /** Every provider back to ok, hung requests released. */
+  /**
+   * A sending quota, as SES enforces an account's maximum send rate: a token bucket refilled at
+   * `perSecond`, holding at most `burst`. A request that finds it empty is answered 429 in the
+   * provider's error format whatever the plan says (the plan is not consulted for it).
+   */
+  limitRate(provider: SimulatedProvider, perSecond: number, burst = perSecond): void {
+    this.quotas.set(provider, { perSecond, burst, tokens: burst, at: performance.now() });
+  }
+
+  /** Every provider back to ok and unlimited, hung requests released. */
   reset(): void {
     this.plans.clear();
     this.counts.clear();
+    this.quotas.clear();
     for (const res of this.hanging) res.destroy();
     this.hanging.clear();
   }
@@ -59,6 +70,17 @@ export class ProviderSimulator {
   /** Accepted requests whose answer never reached Herald: each may be sent again. */
   acceptedUnanswered(): number {
     return this.ledger.filter((e) => e.accepted && (e.fault.kind === "drop" || e.fault.kind === "hang")).length;
+  }
+
+  private overQuota(provider: SimulatedProvider): boolean {
+    const quota = this.quotas.get(provider);
+    if (!quota) return false;
+    const now = performance.now();
+    quota.tokens = Math.min(quota.burst, quota.tokens + ((now - quota.at) / 1000) * quota.perSecond);
+    quota.at = now;
+    if (quota.tokens < 1) return true;
+    quota.tokens -= 1;
+    return false;
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -81,7 +103,7 @@ export class ProviderSimulator {
     if (wire.provider) {
       const index = this.counts.get(wire.provider) ?? 0;
       this.counts.set(wire.provider, index + 1);
-      fault = this.plans.get(wire.provider)?.(base, index) ?? ok();
+      fault = this.overQuota(wire.provider) ? status(429) : (this.plans.get(wire.provider)?.(base, index) ?? ok());
     }
     const entry: LedgerEntry = { ...base, fault, accepted: wire.provider !== null && isAccepting(fault) };
     this.ledger.push(entry);
