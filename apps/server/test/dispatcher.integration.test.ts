@@ -1,4 +1,4 @@
-import { consentHolds, ingestEvents, openConsentPool, openDatabase, type Database } from "@herald/db";
+import { configureBucket, consentHolds, ingestEvents, openConsentPool, openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -414,6 +414,45 @@ describe("the dispatcher", () => {
         expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
         expect(r.events.at(-1)).toBe("deferred");
       }
+    });
+  });
+
+  describe("a paced provider (one with a token bucket)", () => {
+    it("starts calls only within half a second of their tokens; the rest go back to the queue, attempt refunded", async () => {
+      // A slow database or provider must not push calls into a later second, beside the calls
+      // whose tokens that second granted: the provider's quota would see both.
+      await configureBucket(database.pool, "paced-1", 100, 100);
+      const ids = [await notification(), await notification(), await notification()];
+      let abortedAfterMs = 0;
+      const started = Date.now();
+      const provider = oneAtATime("paced-1", async (index, signal) => {
+        if (index === 0) {
+          await until(() => signal.aborted);
+          abortedAfterMs = Date.now() - started;
+        }
+      });
+      await dispatchBatch(deps({ primary: provider }), "email", ids, "81");
+      expect(provider.calls).toEqual([ids[0]]);
+      expect(abortedAfterMs).toBeGreaterThanOrEqual(500);
+      expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
+      for (const id of ids.slice(1)) {
+        const r = await row(id);
+        expect(r).toMatchObject({ status: "pending", dispatch_state: "queued", attempt_count: 0 });
+        expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
+        expect(r.events.at(-1)).toBe("deferred");
+      }
+      const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids.slice(1)]);
+      expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited"]);
+    });
+
+    it("lets an unpaced provider's batch take as long as its calls take", async () => {
+      const ids = [await notification(), await notification()];
+      const provider = oneAtATime("unpaced-1", async (index) => {
+        if (index === 0) await new Promise((r) => setTimeout(r, 700));
+      });
+      await dispatchBatch(deps({ primary: provider }), "email", ids, "82");
+      expect(provider.calls).toEqual(ids);
+      for (const id of ids) expect(await row(id)).toMatchObject({ status: "sent", attempt_count: 1 });
     });
   });
 

@@ -20,6 +20,7 @@ describe("describeReason", () => {
     ["rate_limited", "deferred: the provider's rate limit was reached"],
     ["breaker_open", "deferred: the provider's circuit breaker is open"],
     ["consent_changing", "deferred a moment: an opt-out, suppression or device change of this recipient was being written"],
+    ["batch_stopped", "deferred a moment: its batch stopped before calling it (the database or its consent hold went away); no attempt spent"],
     ["max_attempts", "gave up after the maximum number of attempts"],
     ["max_age", "gave up: still failing at the maximum age"],
     ["outage_max_age", "gave up: the provider outage outlasted the maximum age"],

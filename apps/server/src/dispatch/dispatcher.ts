@@ -51,12 +51,20 @@ export interface DispatcherDependencies {
 const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
 /** How long a notification its stopped batch never called waits before it is taken again. */
 const WITHDRAWN_RECHECK_MS = 1000;
+/**
+ * How long a paced provider's tokens stay good. A call starting later than this after its
+ * tokens were taken could meet calls of tokens granted since: with a bucket of one second's
+ * rate, the provider then sees at most 1.5 seconds' worth in any second, within the room for
+ * short bursts that SES, Twilio and FCM all allow.
+ */
+const TOKEN_LEASE_MS = 500;
+const TOKENS_EXPIRED = "rate_tokens_expired";
 /** How long a notification waits when a consent change of its recipient is being written. */
 const CONSENT_CHANGING_RECHECK_MS = 1000;
 
 /**
  * One batch job of one channel: claim → gates → provider choice (breaker, failover) → render →
- * rate-limit tokens → hold consent and look at the gates again → count the attempts (committed)
+ * hold consent and look at the gates again → rate-limit tokens → count the attempts (committed)
  * → call → release → record outcomes. Every decision is written set-based; nothing here loops
  * over SQL per notification.
  */
@@ -118,20 +126,24 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
     }
   }
 
-  if (provider && sending.length > 0) {
-    const { granted, waitMs } = await takeTokens(deps.sql, provider.name, sending.length);
-    for (const { n } of sending.slice(granted)) {
-      decisions.push({ id: n.id, kind: "wait", until: new Date(now.getTime() + waitMs + Math.floor(random() * 50)) });
-    }
-    sending = sending.slice(0, granted);
-  }
-
   const chosen = provider;
   let hold: ConsentHold | null = null;
+  let tokensTakenAt: number | null = null;
   if (chosen && sending.length > 0) {
     hold = await deps.holdConsent(sending.map(({ n, verdict }) => ({ userId: n.userId ?? "0", addresses: consentAddresses(verdict) })));
     try {
       sending = await recheckUnderHold(hold, sending, channel, now, policy.defaultTimezone, decisions);
+      // Tokens are taken as late as possible, for what will really be called: a call that trails
+      // its token lands in a later second than the bucket counted it in, beside calls whose tokens
+      // that second granted, and the provider's own quota sees the two together.
+      if (sending.length > 0) {
+        const { granted, waitMs, paced } = await takeTokens(deps.sql, chosen.name, sending.length);
+        if (paced) tokensTakenAt = Date.now();
+        for (const { n } of sending.slice(granted)) {
+          decisions.push({ id: n.id, kind: "wait", until: new Date(now.getTime() + waitMs + Math.floor(random() * 50)) });
+        }
+        sending = sending.slice(0, granted);
+      }
     } catch (error) {
       await hold.release();
       throw error;
@@ -139,6 +151,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   }
   let results: ProviderBatchResult | null = null;
   let recorder: ReturnType<typeof createResultRecorder> | null = null;
+  let lease: NodeJS.Timeout | undefined;
   try {
     for (const { n, message, rendered } of sending) {
       decisions.push({ id: n.id, kind: "attempt", provider: chosen!.name, address: message.to, rendered });
@@ -158,17 +171,22 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
       stop.abort(reason);
     };
     hold?.lost.addEventListener("abort", stopBecause("consent_hold_lost"), { once: true });
+    // A paced provider's calls start within TOKEN_LEASE_MS of their tokens, or not at all (back
+    // to the queue, attempt refunded): a slow database or a slow provider then cannot bunch this
+    // batch's calls into a later second beside the calls whose tokens that second granted.
+    if (tokensTakenAt !== null) lease = setTimeout(() => stop.abort(TOKENS_EXPIRED), Math.max(0, tokensTakenAt + TOKEN_LEASE_MS - Date.now()));
     recorder = createResultRecorder(
       (indexes, results) =>
         // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
         // and a Retry-After counted from before them would knock again before the provider allows.
-        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random, stop.signal.reason === TOKENS_EXPIRED ? "rate_limited" : "batch_stopped"),
       stopBecause("results_unrecordable"),
     );
     if (hold?.lost.aborted) stopBecause("consent_hold_lost")();
     const listener = recorder;
     results = await callProvider(deps.log, chosen, calls.map((s) => s.message), (index, result) => listener.add(index, result), stop.signal);
   } finally {
+    clearTimeout(lease);
     // Before the results are written: a bounce this batch records suppresses an address whose
     // key the hold has, and that write waits for the release.
     await hold?.release();
@@ -250,6 +268,7 @@ async function recordResults(
   policy: DispatchPolicy,
   now: Date,
   random: () => number,
+  withdrawnReason: string,
 ): Promise<void> {
   const decisions: DispatchDecision[] = [];
   const breakerResults: BreakerResult[] = [];
@@ -257,7 +276,7 @@ async function recordResults(
   const invalidTokens = [];
   for (const [i, n] of notifications.entries()) {
     if (results[i]!.notCalled) {
-      decisions.push({ id: n.id, kind: "withdrawn", reason: "batch_stopped", until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
+      decisions.push({ id: n.id, kind: "withdrawn", reason: withdrawnReason, until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
       continue;
     }
     const { outcome, latencyMs, suppress, invalidTokens: tokens } = results[i]!;

@@ -3,6 +3,7 @@ import { releaseWorkerPools, surviveServerLoss } from "@herald/db";
 import { run, type Runner, type RunnerOptions, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import type { Logger } from "pino";
+import { idempotentCallbackRelease } from "./idempotent-release.ts";
 
 /** What a runner is given; its connections and events are the supervisor's. */
 export type SupervisedRunnerOptions = Omit<RunnerOptions, "pgPool" | "connectionString" | "events" | "maxPoolSize"> & {
@@ -46,7 +47,10 @@ const restartDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt -
  */
 export async function superviseRunner(options: SupervisedRunnerOptions, supervise: SuperviseOptions): Promise<SupervisedRunner> {
   const { connectionString, maxPoolSize, ...runnerOptions } = options;
-  const pool = surviveServerLoss(new pg.Pool({ connectionString, max: maxPoolSize, application_name: "herald-worker", connectionTimeoutMillis: 10_000 }));
+  const pool = idempotentCallbackRelease(
+    surviveServerLoss(new pg.Pool({ connectionString, max: maxPoolSize, application_name: "herald-worker", connectionTimeoutMillis: 10_000 })),
+    () => supervise.log.warn("graphile-worker released its LISTEN client twice; the second release was ignored"),
+  );
   let current: { runner: Runner; poolId: string } | null = null;
   let stopping = false;
   let supervision: Promise<void> = Promise.resolve();

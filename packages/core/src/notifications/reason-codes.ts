@@ -15,6 +15,7 @@ export const FIXED_REASON_CODES = [
   "rate_limited",
   "breaker_open",
   "consent_changing",
+  "batch_stopped",
   "max_attempts",
   "max_age",
   "outage_max_age",
@@ -81,6 +82,11 @@ export const REASON_CODES: Readonly<Record<ReasonCodeKey, ReasonCodeInfo>> = {
   consent_changing: {
     gate: "preference",
     meaning: "deferred a moment: an opt-out, suppression or device change of this recipient was being written",
+    settles: "deferred",
+  },
+  batch_stopped: {
+    gate: "retry",
+    meaning: "deferred a moment: its batch stopped before calling it (the database or its consent hold went away); no attempt spent",
     settles: "deferred",
   },
   max_attempts: { gate: "retry", meaning: "gave up after the maximum number of attempts", settles: "dead" },

@@ -14,12 +14,13 @@ export async function configureBucket(sql: Sql, provider: string, ratePerSecond:
 
 /**
  * Takes up to `wanted` tokens in one row update, shared by every worker process, and says how
- * long until the next token when fewer were granted. A provider without a bucket is unpaced.
+ * long until the next token when fewer were granted. A provider without a bucket is unpaced
+ * (`paced` false).
  */
-export async function takeTokens(sql: Sql, provider: string, wanted: number): Promise<{ granted: number; waitMs: number }> {
+export async function takeTokens(sql: Sql, provider: string, wanted: number): Promise<{ granted: number; waitMs: number; paced: boolean }> {
   const { rows } = await sql.query<{ granted: number; wait_ms: number }>({ name: "herald_take_tokens", text: "SELECT * FROM herald.take_tokens($1, $2)", values: [provider, wanted] });
   const row = rows[0];
-  return row ? { granted: row.granted, waitMs: row.wait_ms } : { granted: wanted, waitMs: 0 };
+  return row ? { granted: row.granted, waitMs: row.wait_ms, paced: true } : { granted: wanted, waitMs: 0, paced: false };
 }
 
 export interface BucketState {
