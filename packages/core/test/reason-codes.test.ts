@@ -62,8 +62,8 @@ describe("REASON_CODES", () => {
     expect(REASON_CODES.replayed).toMatchObject({ gate: "operator", settles: "none" });
   });
 
-  it("has 20 rows: 15 fixed codes and 5 patterns", () => {
-    expect(Object.keys(REASON_CODES)).toHaveLength(20);
+  it("has 21 rows: 16 fixed codes and 5 patterns", () => {
+    expect(Object.keys(REASON_CODES)).toHaveLength(21);
   });
 });
 

@@ -220,12 +220,12 @@ describe("the provider token bucket", () => {
 
   it("grants what the rate allows, per batch, and says how long to wait for the rest", async () => {
     await configureBucket(test.db.pool, "sms-primary", 20, 20);
-    expect(await takeTokens(test.db.pool, "sms-primary", 15)).toEqual({ granted: 15, waitMs: 0 });
+    expect(await takeTokens(test.db.pool, "sms-primary", 15)).toEqual({ granted: 15, waitMs: 0, paced: true });
     const second = await takeTokens(test.db.pool, "sms-primary", 15);
     expect(second.granted).toBeGreaterThanOrEqual(5);
     expect(second.granted).toBeLessThan(15);
     expect(second.waitMs).toBeGreaterThan(0);
     expect(second.waitMs).toBeLessThanOrEqual(50);
-    expect(await takeTokens(test.db.pool, "no-bucket", 7)).toEqual({ granted: 7, waitMs: 0 });
+    expect(await takeTokens(test.db.pool, "no-bucket", 7)).toEqual({ granted: 7, waitMs: 0, paced: false });
   });
 });
