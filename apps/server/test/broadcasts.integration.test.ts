@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eventually } from "./support/rest.ts";
 import { memberWithSession, useTestServer } from "./support/test-server.ts";
 import { trpcMutation, trpcQuery } from "./support/trpc-http.ts";
@@ -255,4 +255,40 @@ describe("broadcasts", () => {
     const list = await trpcQuery(server.url, "broadcasts.list", { limit: 20 }, { cookie });
     expect(list.data.items.find((b: { id: string }) => b.id === id).counters).toMatchObject({ targeted: 20, failed: 1, skipped: 1, pending: 0 });
   }, 150_000);
+});
+
+describe("a broadcast scheduled through an API host whose clock is ten minutes fast", () => {
+  const server = useTestServer();
+
+  it("starts 'now' at the database's now, where the workers and the pump read time", async () => {
+    const { cookie } = await memberWithSession(server.database, "marketer");
+    const call = async (path: string, input: unknown) => {
+      const r = await trpcMutation(server.url, path, input, { cookie });
+      if (r.error) throw new Error(`${path}: ${r.error.message}`);
+      return r.data;
+    };
+    await server.database.pool.query(`
+      INSERT INTO herald.categories (key, label) VALUES ('marketing', 'Marketing');
+      INSERT INTO herald.users (external_id, email) SELECT 'skew-' || i, 'skew-' || i || '@example.com' FROM generate_series(1, 5) i;`);
+    await call("templates.create", { key: "hello", name: "Hello", channels: ["email"], defaultCategory: "marketing", defaultLocale: "en" });
+    await call("templates.saveDraft", { key: "hello", body: { variables: [], content: { en: { email: { subject: "Hi", html: "<p>Hi</p>" } } } } });
+    await call("templates.publish", { key: "hello" });
+    const segmentId = (await call("segments.create", { name: "Everyone with email", rule: { kind: "has_email" } })).id;
+    const id = (await call("broadcasts.create", { name: "Skewed", segmentId, templateKey: "hello", variants: [{ version: 1, percent: 100 }], channels: ["email"], category: "marketing", holdoutPercent: 0, data: {} })).id;
+
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10 * 60_000 });
+    let startsAt: string;
+    try {
+      startsAt = (await call("broadcasts.schedule", { id, schedule: { kind: "now" } })).startsAt;
+    } finally {
+      vi.useRealTimers();
+    }
+    const { rows } = await server.database.pool.query(
+      "SELECT extract(epoch FROM run_at - now())::float8 AS due_in_s FROM graphile_worker.jobs WHERE key = $1",
+      [`broadcast:${id}`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(Math.abs(rows[0].due_in_s)).toBeLessThan(5);
+    expect(Math.abs(new Date(startsAt).getTime() - Date.now())).toBeLessThan(5_000);
+  });
 });

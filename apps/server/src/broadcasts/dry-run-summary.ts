@@ -1,5 +1,5 @@
 import { exampleScope, renderTemplate, TemplateBodySchema, type Channel } from "@herald/core";
-import { broadcastDryRun, findTemplateVersion, listBuckets, type BroadcastRecord } from "@herald/db";
+import { broadcastDryRun, databaseTime, findTemplateVersion, listBuckets, type BroadcastRecord } from "@herald/db";
 import type { Context } from "../trpc/context.ts";
 import { segmentAudience } from "./segment-audience.ts";
 
@@ -13,7 +13,7 @@ export async function dryRunSummary(ctx: Context, broadcast: BroadcastRecord) {
   const sql = ctx.database.pool;
   const settings = await ctx.settings.get();
   const defaultTimezone = settings.get("workspace.defaultTimezone") as string;
-  const now = new Date();
+  const now = await databaseTime(sql);
   const audience = await segmentAudience.query(sql, broadcast.segmentRule ?? (await segmentAudience.ruleOf(sql, broadcast.segmentId)), now);
   const counts = await broadcastDryRun(sql, broadcast, audience, now, defaultTimezone);
 

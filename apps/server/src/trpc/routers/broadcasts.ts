@@ -16,6 +16,7 @@ import {
   broadcastProgress,
   cancelBroadcast,
   createBroadcast,
+  databaseTime,
   deleteBroadcastDraft,
   findBroadcast,
   listBroadcasts,
@@ -125,7 +126,9 @@ export const broadcastsRouter = router({
   schedule: memberProcedure.input(IdInput.extend({ schedule: BroadcastScheduleSchema })).mutation(async ({ ctx, input }) => {
     const broadcast = await requireBroadcast(ctx, input.id);
     requireAction(broadcast, "schedule");
-    const start = startInstant(input.schedule, new Date());
+    // The database's clock, as the workers and the pump use: an API host whose clock is off
+    // would otherwise start "now" minutes late, or refuse an instant as past.
+    const start = startInstant(input.schedule, await databaseTime(ctx.database.pool));
     if (!start.ok) throw new AppError("BAD_REQUEST", `schedule: ${start.reason}`);
     await checkBroadcastReferences(ctx.database.pool, broadcast);
     const dry = await dryRunSummary(ctx, broadcast);
@@ -162,8 +165,9 @@ export const broadcastsRouter = router({
     const released = await resumeBroadcast(ctx.database.pool, input.id, ctx.member.id);
     if (released === null) throw new AppError("CONFLICT", "It is no longer paused");
     // A fan-out stopped by the pause carries on from its cursor.
-    if (!broadcast.fanoutDoneAt) await scheduleKeyedJob(ctx.database.pool, "start_broadcast", { broadcastId: input.id }, new Date(), jobKey(input.id));
-    await queueBroadcastWatch(ctx.database.pool, new Date());
+    const now = await databaseTime(ctx.database.pool);
+    if (!broadcast.fanoutDoneAt) await scheduleKeyedJob(ctx.database.pool, "start_broadcast", { broadcastId: input.id }, now, jobKey(input.id));
+    await queueBroadcastWatch(ctx.database.pool, now);
     ctx.nudgePump();
     await audit(ctx, "resume", input.id, { released });
     return { released };
