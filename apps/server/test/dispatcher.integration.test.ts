@@ -68,6 +68,16 @@ describe("the dispatcher", () => {
     return rows[0];
   }
 
+  /** Never called, so back in the queue within a second with the attempt refunded. */
+  async function expectPutBack(ids: readonly string[]) {
+    for (const id of ids) {
+      const r = await row(id);
+      expect(r).toMatchObject({ status: "pending", dispatch_state: "queued", attempt_count: 0 });
+      expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
+      expect(r.events.at(-1)).toBe("deferred");
+    }
+  }
+
   /** Makes a waiting row due now, as time passing would. */
   async function due(id: string) {
     await database.pool.query("UPDATE herald.notifications SET next_attempt_at = now() WHERE id = $1", [id]);
@@ -408,12 +418,7 @@ describe("the dispatcher", () => {
       }
       expect(provider.calls).toEqual([ids[0]]);
       expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
-      for (const id of ids.slice(1)) {
-        const r = await row(id);
-        expect(r).toMatchObject({ status: "pending", dispatch_state: "queued", attempt_count: 0 });
-        expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
-        expect(r.events.at(-1)).toBe("deferred");
-      }
+      await expectPutBack(ids.slice(1));
     });
   });
 
@@ -435,12 +440,7 @@ describe("the dispatcher", () => {
       expect(provider.calls).toEqual([ids[0]]);
       expect(abortedAfterMs).toBeGreaterThanOrEqual(500);
       expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
-      for (const id of ids.slice(1)) {
-        const r = await row(id);
-        expect(r).toMatchObject({ status: "pending", dispatch_state: "queued", attempt_count: 0 });
-        expect(Number(r.wait_ms)).toBeLessThanOrEqual(1000);
-        expect(r.events.at(-1)).toBe("deferred");
-      }
+      await expectPutBack(ids.slice(1));
       const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids.slice(1)]);
       expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited"]);
     });
