@@ -1,11 +1,52 @@
 import type { Sql } from "@herald/db";
+import { afterAll, beforeAll, inject } from "vitest";
 import { snsTestSigner, TEST_CERT_URL, TEST_TOPIC_ARN } from "../../../apps/server/test/support/sns-signing.ts";
 import { startApi, type HeraldApi } from "./herald-api.ts";
-import type { Scenario } from "./scenario.ts";
+import { Scenario } from "./scenario.ts";
 import { SnsCertificateHost } from "./sns-certificate-host.ts";
+import { emitNews, seedWorkload } from "./workload.ts";
+
+/** What a webhook scenario starts from: every email and SMS sent, the API taking webhooks. */
+export interface WebhookStage {
+  scenario: Scenario;
+  api: HeraldApi;
+  certificates: SnsCertificateHost;
+  /** How many notifications were emitted (and drained). */
+  expected: number;
+  messages: SentMessage[];
+}
+
+/**
+ * Opens the scenario for the file (and closes it, its API and the certificate host after);
+ * `sendAll(users)` seeds the users, sends each their news through a worker, and starts the API
+ * with the SES webhook on, so the test can post the providers' webhooks for what was sent.
+ */
+export function useWebhookScenario(name: string): { sendAll(users: number): Promise<WebhookStage> } {
+  let scenario: Scenario;
+  let started: { api: HeraldApi; certificates: SnsCertificateHost } | undefined;
+  beforeAll(async () => {
+    scenario = await Scenario.open(name, inject("templateUrl"));
+  });
+  afterAll(async () => {
+    await started?.api.stop();
+    await scenario?.close();
+    await started?.certificates.stop();
+  });
+  return {
+    async sendAll(users) {
+      await seedWorkload(scenario.sql, users);
+      const worker = scenario.startWorker();
+      started = await startWebhookApi(scenario);
+      await scenario.ready(worker);
+      const expected = await emitNews(scenario.sql, users);
+      await scenario.drain(expected);
+      return { scenario, ...started, expected, messages: await sentMessages(scenario.sql) };
+    },
+  };
+}
 
 /** The API process with the SES webhook on (the test topic) and SNS's certificate download on loopback. */
-export async function startWebhookApi(scenario: Scenario): Promise<{ api: HeraldApi; certificates: SnsCertificateHost }> {
+async function startWebhookApi(scenario: Scenario): Promise<{ api: HeraldApi; certificates: SnsCertificateHost }> {
   const certificates = await SnsCertificateHost.start(snsTestSigner().certificatePem, TEST_CERT_URL);
   const api = await startApi(scenario, { env: { HERALD_SES_SNS_TOPIC_ARNS: TEST_TOPIC_ARN, ...certificates.environment } });
   return { api, certificates };
@@ -22,7 +63,7 @@ export interface SentMessage {
 }
 
 /** Every email and SMS the providers accepted, by user number. */
-export async function sentMessages(sql: Sql): Promise<SentMessage[]> {
+async function sentMessages(sql: Sql): Promise<SentMessage[]> {
   const { rows } = await sql.query<SentMessage>(
     `SELECT n.id::text, n.channel, substr(u.external_id, 3)::int AS "user", n.address, n.provider_message_id AS "providerMessageId"
        FROM herald.notifications n JOIN herald.users u ON u.id = n.user_id

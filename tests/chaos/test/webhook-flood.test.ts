@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { percentile } from "../../../bench/src/stats.ts";
-import type { HeraldApi } from "../src/herald-api.ts";
-import { Scenario } from "../src/scenario.ts";
-import type { SnsCertificateHost } from "../src/sns-certificate-host.ts";
 import { EMAIL_FATES, inOrder, postWebhook, sesWebhook, SMS_FATES, twilioWebhook, type Webhook } from "../src/webhook-driver.ts";
-import { sentMessages, startWebhookApi, untilWebhooksApplied, webhookOutcomes } from "../src/webhook-scenario.ts";
-import { emitNews, seedWorkload } from "../src/workload.ts";
+import { untilWebhooksApplied, useWebhookScenario, webhookOutcomes } from "../src/webhook-scenario.ts";
 
 // `--long`: issue 9's flood, 500 requests/s for 5 minutes, p99 asserted. Otherwise a small one
 // for safety only (timings on a shared 2-core machine are reported, never asserted).
@@ -16,30 +12,12 @@ const P99_LIMIT_MS = 2_000;
 const USERS = 20;
 
 describe(`a webhook flood: ${RATE_PER_S} requests/s for ${DURATION_S} s`, () => {
-  let scenario: Scenario;
-  let api: HeraldApi;
-  let certificates: SnsCertificateHost;
-  beforeAll(async () => {
-    scenario = await Scenario.open("webhook-flood", inject("templateUrl"));
-  });
-  afterAll(async () => {
-    await api?.stop();
-    await scenario?.close();
-    await certificates?.stop();
-  });
+  const webhooks = useWebhookScenario("webhook-flood");
 
   it("answers every signed SNS and Twilio request 2xx, regresses nothing and fetches SNS's certificate once", async () => {
-    const s = scenario;
-    await seedWorkload(s.sql, USERS);
-    const worker = s.startWorker();
-    ({ api, certificates } = await startWebhookApi(s));
-    await s.ready(worker);
-    const expected = await emitNews(s.sql, USERS);
-    await s.drain(expected);
-
     // Every email and SMS delivered, then what keeps coming: opens and clicks (a new SNS message
     // each) and Twilio's callbacks again, which Herald must take as the duplicates they are.
-    const messages = await sentMessages(s.sql);
+    const { scenario: s, api, certificates, expected, messages } = await webhooks.sendAll(USERS);
     const emails = messages.filter((m) => m.channel === "email");
     const lifecycles = messages.map((m) =>
       m.channel === "email"

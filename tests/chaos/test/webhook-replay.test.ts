@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { percentile } from "../../../bench/src/stats.ts";
 import { snapshotTables } from "../../../apps/server/test/support/table-snapshot.ts";
 import { makeSnsTestSigner, sesNotification } from "../../../apps/server/test/support/sns-signing.ts";
-import type { HeraldApi } from "../src/herald-api.ts";
-import { Scenario } from "../src/scenario.ts";
-import type { SnsCertificateHost } from "../src/sns-certificate-host.ts";
 import {
   DELIVERY_ORDERS,
   EMAIL_FATES,
@@ -19,8 +16,7 @@ import {
   type Webhook,
   type WebhookAnswer,
 } from "../src/webhook-driver.ts";
-import { sentMessages, startWebhookApi, untilWebhooksApplied, webhookOutcomes, type SentMessage } from "../src/webhook-scenario.ts";
-import { emitNews, seedWorkload } from "../src/workload.ts";
+import { untilWebhooksApplied, useWebhookScenario, webhookOutcomes, type SentMessage } from "../src/webhook-scenario.ts";
 
 // One user per delivery order and email fate (SMS fates in turn): every fate is delivered in
 // every order, and the in-order group is the reference the others must match.
@@ -45,28 +41,10 @@ const LATE_PUBLISHED_MS = 50 * 60_000;
 const WEBHOOK_TABLES = ["notifications", "notification_events", "webhook_events", "suppressions", "users", "preferences", "devices"];
 
 describe("provider webhooks in order, reversed, duplicated and late", () => {
-  let scenario: Scenario;
-  let api: HeraldApi;
-  let certificates: SnsCertificateHost;
-  beforeAll(async () => {
-    scenario = await Scenario.open("webhook-replay", inject("templateUrl"));
-  });
-  afterAll(async () => {
-    await api?.stop();
-    await scenario?.close();
-    await certificates?.stop();
-  });
+  const webhooks = useWebhookScenario("webhook-replay");
 
   it("ends every notification where in-order delivery does, never moves a status back, and a replay or a forgery changes nothing", async () => {
-    const s = scenario;
-    await seedWorkload(s.sql, USERS);
-    const worker = s.startWorker();
-    ({ api, certificates } = await startWebhookApi(s));
-    await s.ready(worker);
-    const expected = await emitNews(s.sql, USERS);
-    await s.drain(expected);
-
-    const messages = await sentMessages(s.sql);
+    const { scenario: s, api, certificates, expected, messages } = await webhooks.sendAll(USERS);
     expect(messages).toHaveLength(2 * USERS);
     const fateOf = (m: SentMessage) => {
       const index = Math.floor((m.user - 1) / ORDERS.length);
