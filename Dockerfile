@@ -25,8 +25,8 @@ RUN pnpm build
 
 FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
-# The server runs its TypeScript through tsx (no compile step), so the whole workspace comes
-# along: sources, node_modules (tsx included), docs/roles.md, prisma/migrations, apps/web/dist.
+# Node runs the server's TypeScript as it is (type stripping, no compile step), so the whole
+# workspace comes along: sources, node_modules, docs/roles.md, prisma/migrations, apps/web/dist.
 COPY --from=build /app /app
 ENV HERALD_MODE=production NODE_ENV=production
 USER node
@@ -36,4 +36,4 @@ EXPOSE 3000
 # this check for it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
+CMD ["node", "apps/server/src/main.ts"]

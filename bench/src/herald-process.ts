@@ -43,7 +43,7 @@ export function killLiveChildren(): void {
  */
 export async function startHerald(options: StartHeraldOptions): Promise<HeraldProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: REPO_ROOT,
     env: {
       ...options.childBase,
@@ -104,7 +104,7 @@ export async function startHerald(options: StartHeraldOptions): Promise<HeraldPr
 
 /** `pnpm herald apikey:create --name bench --scope admin`: the key is the last line of stdout. */
 export async function createAdminApiKey(databaseUrl: string, childBase: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI_ENTRY, "apikey:create", "--name", "bench", "--scope", "admin"], {
+  const child = spawn(process.execPath, [CLI_ENTRY, "apikey:create", "--name", "bench", "--scope", "admin"], {
     cwd: REPO_ROOT,
     env: { ...childBase, DATABASE_URL: databaseUrl, HERALD_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@
  * resident memory sampled throughout; then the baseline on the same database: one bare
  * INSERT … SELECT of as many activities of the same shape.
  *
- *   DATABASE_URL=postgres://… node --import tsx bench/src/measure-activities-import.ts [rows] [--server-heap-mib N] [--keep]
+ *   DATABASE_URL=postgres://… node bench/src/measure-activities-import.ts [rows] [--server-heap-mib N] [--keep]
  *
  * --server-heap-mib caps the server's JavaScript heap (a server that held the file would run
  * out); --keep leaves the database behind for EXPLAIN.

@@ -92,7 +92,7 @@ describe("the Dockerfile, replayed on a copy of the build context", () => {
 
   it("ends in a production image that runs Herald's server", () => {
     expect(replay.env).toMatchObject({ HERALD_MODE: "production", NODE_ENV: "production" });
-    expect(replay.cmd).toEqual(["node", "--import", "tsx", "apps/server/src/main.ts"]);
+    expect(replay.cmd).toEqual(["node", "apps/server/src/main.ts"]);
     expect(replay.metadata).toContain("USER node");
     expect(replay.metadata).toContain("EXPOSE 3000");
     expect(replay.healthcheck?.[0]).toBe("node");

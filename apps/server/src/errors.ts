@@ -40,13 +40,11 @@ export class AppError extends Error {
   readonly details?: unknown;
   readonly retryAfterSeconds?: number;
   readonly apiCode?: string;
+  readonly code: AppErrorCode;
 
-  constructor(
-    readonly code: AppErrorCode,
-    message: string,
-    options: AppErrorOptions = {},
-  ) {
+  constructor(code: AppErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message);
+    this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.apiCode = options.apiCode;

@@ -14,7 +14,7 @@ describe("the provider token bucket across processes", () => {
     try {
       await configureBucket(database.pool, "sms-primary", 20, 20);
       const processes = Array.from({ length: 3 }, () =>
-        run(process.execPath, ["--import", "tsx", "apps/server/test/fixtures/take-tokens.ts", testDatabase.url, "sms-primary", "11000"], {
+        run(process.execPath, ["apps/server/test/fixtures/take-tokens.ts", testDatabase.url, "sms-primary", "11000"], {
           cwd: REPO_ROOT,
         }),
       );

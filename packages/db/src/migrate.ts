@@ -21,14 +21,13 @@ export interface Migration {
 }
 
 export class MigrationError extends Error {
-  constructor(
-    readonly migration: string,
-    readonly file: string,
-    sql: string,
-    cause: unknown,
-  ) {
+  readonly migration: string;
+  readonly file: string;
+  constructor(migration: string, file: string, sql: string, cause: unknown) {
     const e = cause as { message?: string; position?: string };
     super(`Migration ${migration} failed (${file}${describePosition(sql, e.position)}): ${e.message ?? String(cause)}`);
+    this.migration = migration;
+    this.file = file;
     this.name = "MigrationError";
   }
 }

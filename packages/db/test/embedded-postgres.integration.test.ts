@@ -43,8 +43,8 @@ function findPidFiles(dir: string): string[] {
 }
 
 function spawnHolder(dataDir: string, runtimeDir: string): Promise<{ child: ChildProcess; url: string; startedHere: boolean }> {
-  // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the lease.
-  const child = spawn(process.execPath, ["--import", "tsx", holder, dataDir, runtimeDir], {
+  // node itself, not a wrapper such as pnpm: SIGKILL must hit the process that holds the lease.
+  const child = spawn(process.execPath, [holder, dataDir, runtimeDir], {
     cwd: repoRoot,
     stdio: ["pipe", "pipe", "inherit"],
   });

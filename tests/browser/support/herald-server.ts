@@ -28,7 +28,7 @@ export function useHeraldServer(options: { env?: Record<string, string> } = {}):
     database = await createTestDatabase(inject("templateUrl"));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    child = spawn(process.execPath, ["apps/server/src/main.ts"], {
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH,

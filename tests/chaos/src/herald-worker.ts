@@ -54,7 +54,7 @@ export function providerEnvironment(simulatorUrl: string): Record<string, string
 
 /** Starts one worker process against `databaseUrl` with every provider on the simulator. */
 export function startWorker(databaseUrl: string, simulatorUrl: string, extra: Record<string, string> = {}): HeraldWorker {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child = spawn(process.execPath, ["apps/server/src/main.ts"], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -22,12 +22,17 @@ export class Scenario {
   private maxLockAgeS = 0;
   private sampler: NodeJS.Timeout | null = null;
 
-  private constructor(
-    readonly name: string,
-    private readonly testDatabase: TestDatabase,
-    readonly database: Database,
-    readonly sim: ProviderSimulator,
-  ) {}
+  readonly name: string;
+  private readonly testDatabase: TestDatabase;
+  readonly database: Database;
+  readonly sim: ProviderSimulator;
+
+  private constructor(name: string, testDatabase: TestDatabase, database: Database, sim: ProviderSimulator) {
+    this.name = name;
+    this.testDatabase = testDatabase;
+    this.database = database;
+    this.sim = sim;
+  }
 
   static async open(name: string, templateUrl: string): Promise<Scenario> {
     const testDatabase = await createTestDatabase(templateUrl);

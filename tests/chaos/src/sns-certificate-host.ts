@@ -26,10 +26,13 @@ export class SnsCertificateHost {
   private readonly proxy = http.createServer((_req, res) => res.writeHead(405).end());
   private tls: https.Server | null = null;
 
-  private constructor(
-    private readonly certificatePem: string,
-    private readonly certificateUrl: URL,
-  ) {}
+  private readonly certificatePem: string;
+  private readonly certificateUrl: URL;
+
+  private constructor(certificatePem: string, certificateUrl: URL) {
+    this.certificatePem = certificatePem;
+    this.certificateUrl = certificateUrl;
+  }
 
   /** Serves `certificatePem` at `certificateUrl` (an SNS SigningCertURL). */
   static async start(certificatePem: string, certificateUrl: string): Promise<SnsCertificateHost> {

@@ -17,7 +17,7 @@ describe("the simulator as its own process", () => {
   });
 
   it("prints the settings that point Herald at it, answers SES through the real SDK, and serves its ledger", async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "tests/chaos/src/simulator/main.ts", "--port", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    child = spawn(process.execPath, ["tests/chaos/src/simulator/main.ts", "--port", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] });
     const settings = await printedSettings(child);
     const endpoint = settings.get("HERALD_SES_ENDPOINT")!;
     expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -20,11 +20,15 @@ export class BreakerBook {
   private states = new Map<string, BreakerState>();
   private loadedAt = 0;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly policy: () => BreakerPolicy,
-    private readonly refreshMs = 1000,
-  ) {}
+  private readonly sql: Sql;
+  private readonly policy: () => BreakerPolicy;
+  private readonly refreshMs: number;
+
+  constructor(sql: Sql, policy: () => BreakerPolicy, refreshMs = 1000) {
+    this.sql = sql;
+    this.policy = policy;
+    this.refreshMs = refreshMs;
+  }
 
   private async refresh(): Promise<void> {
     if (Date.now() - this.loadedAt < this.refreshMs) return;

@@ -7,11 +7,12 @@ export class ScriptedProvider implements Provider {
   private script: Array<(m: OutboundMessage) => SendOutcome> = [];
   private fallback: (m: OutboundMessage) => SendOutcome;
 
-  constructor(
-    readonly name: string,
-    readonly channel: Channel,
-    fallback?: (m: OutboundMessage) => SendOutcome,
-  ) {
+  readonly name: string;
+  readonly channel: Channel;
+
+  constructor(name: string, channel: Channel, fallback?: (m: OutboundMessage) => SendOutcome) {
+    this.name = name;
+    this.channel = channel;
     this.fallback = fallback ?? ((m) => ({ kind: "sent", providerMessageId: `${name}-${m.notificationId}-${this.calls.length}` }));
   }
 

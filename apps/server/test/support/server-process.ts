@@ -12,7 +12,7 @@ export interface RunningProcess {
 /** Runs a TypeScript entry point of the server (main.ts, cli/main.ts) as its own process. */
 export function spawnEntry(entry: "main" | "cli", args: string[], env: Record<string, string | undefined>, stdin?: string): RunningProcess {
   const file = entry === "main" ? "apps/server/src/main.ts" : "apps/server/src/cli/main.ts";
-  const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+  const child = spawn(process.execPath, [file, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HERALD_LOG_LEVEL: "info", ...env },
     stdio: ["pipe", "pipe", "pipe"],

@@ -27,13 +27,14 @@ export interface CompileSegmentOptions {
 /** A rule that cannot become a query: a segment it names is missing, or segments nest too deep. */
 export class SegmentCompileError extends Error {
   override name = "SegmentCompileError";
-  constructor(
-    /** What is wrong, without the path. */
-    readonly reason: string,
-    /** The node of the compiled rule the trouble was reached from. */
-    readonly path: RulePath,
-  ) {
+  /** What is wrong, without the path. */
+  readonly reason: string;
+  /** The node of the compiled rule the trouble was reached from. */
+  readonly path: RulePath;
+  constructor(reason: string, path: RulePath) {
     super(`${formatRulePath(path)}: ${reason}`);
+    this.reason = reason;
+    this.path = path;
   }
 }
 
@@ -58,7 +59,10 @@ class Compiler {
   readonly instants = new Map<string, { alias: string; sql: string }>();
   private conditions = 0;
 
-  constructor(private readonly options: CompileSegmentOptions) {}
+  private readonly options: CompileSegmentOptions;
+  constructor(options: CompileSegmentOptions) {
+    this.options = options;
+  }
 
   bind(value: unknown, type: string): string {
     this.params.push(value);
