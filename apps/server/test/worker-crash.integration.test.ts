@@ -65,5 +65,7 @@ describe("a worker killed with SIGKILL mid-batch", () => {
     expect(await second.exit).toBe(0);
     expect(await count("SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL")).toBe(0);
     console.log(`worker crash: ${inFlightAtKill} in flight at the kill, ${duplicates} duplicate sandbox send(s)`);
-  });
+    // Its own waits (60 s for sending to start, 90 s to settle) bound it, not the suite's 60 s
+    // default: on a loaded machine the two together outlast that.
+  }, 180_000);
 });
