@@ -5,8 +5,9 @@ import { defineProject } from "vitest/config";
 // properties only (the checker's own test too, so the harness never rots). `pnpm test:chaos`
 // (vitest.chaos.config.ts) runs every file and prints the summary table; `--long` runs the long
 // settings. Out of CI until their open defects are fixed (docs/reliability.md, "Open defects"):
-// postgres-outage and load-steady (a Postgres restart can strand batches in flight, or crash a
-// worker inside graphile-worker), and load-ses-rate (its 429 bound is timing-sensitive).
+// postgres-outage and load-steady (a Postgres restart can crash a worker inside graphile-worker:
+// the batches it stranded in flight are fixed), and load-ses-rate (its 429 bound is
+// timing-sensitive).
 export default defineProject({
   test: {
     name: "chaos",
