@@ -135,7 +135,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     logger: workerLogger(log),
     // Unbatched, graphile-worker records a finished job without awaiting it, so a stop right
     // after a job ends can close the pool first and leave the job locked for four hours. A
-    // batcher is flushed before the pool closes.
+    // batcher is flushed before the pool closes. (0.18's batcher is patched, patches/: after two
+    // failed writes its flush never ended, and a pool shut down by an outage never exited.)
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   };
   // Send jobs have one shape whoever makes them: the pump, or a broadcast's fan-out.
