@@ -80,6 +80,7 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T12:00:12.000Z"),
       delayMs: 10_000,
+      attemptSpent: true,
     });
   });
 
@@ -88,6 +89,7 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T12:01:20.000Z"),
       delayMs: 20_000,
+      attemptSpent: true,
     });
   });
 
@@ -96,6 +98,7 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T12:01:02.000Z"),
       delayMs: 60_000,
+      attemptSpent: false,
     });
   });
 
@@ -104,6 +107,7 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T12:15:20.000Z"),
       delayMs: 320_000,
+      attemptSpent: true,
     });
   });
 
@@ -125,6 +129,7 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T13:00:00.000Z"),
       delayMs: 20_000,
+      attemptSpent: true,
     });
   });
 
@@ -134,9 +139,22 @@ describe("decideAfterFailure", () => {
       kind: "retry",
       at: new Date("2026-05-04T13:10:10.000Z"),
       delayMs: 10_000,
+      attemptSpent: true,
     });
     expect(decide({ now: "2026-05-04T13:10:00.000Z", attemptCount: 2 })).toEqual({ kind: "dead", reason: "max_age" });
     expect(decide({ now: "2026-05-04T13:14:55.000Z", attemptCount: 2, deferredMs })).toEqual({ kind: "dead", reason: "max_age" });
+  });
+
+  it("spends no attempt on back-pressure: a throttle after the eighth call still retries, and still ages out", () => {
+    const THROTTLED: RetryOutcome = { kind: "retry", reason: "throttled" };
+    expect(decide({ now: "2026-05-04T12:20:00.000Z", attemptCount: 8, outcome: RATE_LIMITED })).toEqual({
+      kind: "retry",
+      at: new Date("2026-05-04T12:21:00.000Z"),
+      delayMs: 60_000,
+      attemptSpent: false,
+    });
+    expect(decide({ now: "2026-05-04T12:20:00.000Z", attemptCount: 8, outcome: THROTTLED })).toMatchObject({ kind: "retry", attemptSpent: false });
+    expect(decide({ now: "2026-05-04T13:00:00.000Z", attemptCount: 8, outcome: THROTTLED })).toEqual({ kind: "dead", reason: "max_age" });
   });
 
   it("checks attempts before age", () => {

@@ -1,4 +1,4 @@
-import { decideAfterFailure, isBackpressure, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
+import { decideAfterFailure, type BreakerResult, type Channel, type RetryPolicy } from "@herald/core";
 import {
   applyDispatchDecisions,
   claimBatch,
@@ -298,9 +298,6 @@ async function recordResults(
         break;
       case "retry": {
         breakerResults.push("provider_failure");
-        // A throttle or a Retry-After is not a verdict on the message: it spends no attempt,
-        // however long the storm lasts, but the message still ages out at the maximum age.
-        const throttled = isBackpressure(outcome);
         const next = decideAfterFailure({
           outcome,
           attemptCount: n.attemptCount + 1,
@@ -308,11 +305,11 @@ async function recordResults(
           deferredMs: n.deferredMs,
           now,
           random,
-          policy: throttled ? { ...policy.retry, maxAttempts: Number.POSITIVE_INFINITY } : policy.retry,
+          policy: policy.retry,
         });
         decisions.push(
           next.kind === "retry"
-            ? { ...base, kind: throttled ? "throttled" : "retry", reason: outcome.reason, until: outcome.afterMs === undefined ? next.at : wholeSecondAtOrAfter(next.at) }
+            ? { ...base, kind: next.attemptSpent ? "retry" : "throttled", reason: outcome.reason, until: outcome.afterMs === undefined ? next.at : wholeSecondAtOrAfter(next.at) }
             : { ...base, kind: "dead", reason: next.reason, error: outcome.reason },
         );
         break;

@@ -1,4 +1,4 @@
-import type { RetryOutcome } from "../outcomes/send-outcome.ts";
+import { isBackpressure, type RetryOutcome } from "../outcomes/send-outcome.ts";
 
 /** How long and how often a transient failure is retried. */
 export interface RetryPolicy {
@@ -21,8 +21,11 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxAgeMs: 3_600_000,
 };
 
-/** What to do after a transient failure. */
-export type RetryDecision = { kind: "retry"; at: Date; delayMs: number } | { kind: "dead"; reason: "max_attempts" | "max_age" };
+/**
+ * What to do after a transient failure. `attemptSpent` is false for back-pressure (a throttle, or
+ * a refusal with Retry-After): the provider said "not now", not "this failed".
+ */
+export type RetryDecision = { kind: "retry"; at: Date; delayMs: number; attemptSpent: boolean } | { kind: "dead"; reason: "max_attempts" | "max_age" };
 
 /**
  * Full-jitter backoff after the k-th failed call (k ≥ 1): a random wait below baseMs·2^(k−1),
@@ -60,7 +63,11 @@ export interface FailureContext {
   policy?: RetryPolicy;
 }
 
-/** Retry at a given instant, or dead-letter because the attempts or the age ran out. */
+/**
+ * Retry at a given instant, or dead-letter because the attempts or the age ran out. Back-pressure
+ * spends no attempt, however long a storm lasts, but still ages the message out at the maximum
+ * age: a provider answering 429 for ever must not keep it pending for ever.
+ */
 export function decideAfterFailure({
   outcome,
   attemptCount,
@@ -70,7 +77,8 @@ export function decideAfterFailure({
   random,
   policy = DEFAULT_RETRY_POLICY,
 }: FailureContext): RetryDecision {
-  if (attemptCount >= policy.maxAttempts) return { kind: "dead", reason: "max_attempts" };
+  const attemptSpent = !isBackpressure(outcome);
+  if (attemptSpent && attemptCount >= policy.maxAttempts) return { kind: "dead", reason: "max_attempts" };
   const deadline = firstAttemptAt.getTime() + deferredMs + policy.maxAgeMs;
   if (now.getTime() >= deadline) return { kind: "dead", reason: "max_age" };
   const delayMs = retryDelayMs(attemptCount, outcome.afterMs, random, policy);
@@ -78,5 +86,5 @@ export function decideAfterFailure({
   // Waiting past the deadline only to be dead-lettered on wake-up wastes a job and hides the
   // outcome for an hour; decide now.
   if (at > deadline) return { kind: "dead", reason: "max_age" };
-  return { kind: "retry", at: new Date(at), delayMs };
+  return { kind: "retry", at: new Date(at), delayMs, attemptSpent };
 }
