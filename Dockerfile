@@ -11,8 +11,10 @@ WORKDIR /app
 RUN npm i -g pnpm@12.21.0
 
 # Manifests first, so the dependency layer is rebuilt only when a manifest or the lockfile
-# changes. prisma/ comes along because postinstall generates the Prisma client from it.
+# changes. prisma/ comes along because postinstall generates the Prisma client from it, and
+# patches/ because the install applies them (pnpm-workspace.yaml's patchedDependencies).
 COPY package.json pnpm-workspace.yaml pnpm-lock.yaml ./
+COPY patches/ patches/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY packages/core/package.json packages/core/

@@ -34,6 +34,7 @@ describe(".dockerignore", () => {
     "apps/web/index.html",
     "packages/db/src/client.ts",
     "bench/README.md",
+    "patches/graphile-worker@0.18.0.patch",
   ])("keeps %s", (file) => {
     expect(isIgnored(file)).toBe(false);
   });
