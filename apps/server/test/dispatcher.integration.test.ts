@@ -423,34 +423,38 @@ describe("the dispatcher", () => {
   });
 
   describe("a paced provider (one with a token bucket)", () => {
-    it("starts calls only within half a second of their tokens; the rest go back to the queue, attempt refunded", async () => {
-      // A slow database or provider must not push calls into a later second, beside the calls
-      // whose tokens that second granted: the provider's quota would see both.
-      await configureBucket(database.pool, "paced-1", 100, 100);
+    /** The pool, with the attempts' write (the first decisions written) held `ms` longer: a slow database. */
+    function slowAttemptWrite(ms: number): Database["pool"]["query"] {
+      let first = true;
+      return ((...args: Parameters<Database["pool"]["query"]>) => {
+        const run = () => (database.pool.query as (...a: unknown[]) => unknown)(...args);
+        if (!first || (args[0] as { name?: string }).name !== "herald_apply_dispatch_decisions") return run();
+        first = false;
+        return new Promise((r) => setTimeout(r, ms)).then(run);
+      }) as Database["pool"]["query"];
+    }
+
+    it("takes fresh tokens when the attempts' write outlasted them, and puts back what the bucket no longer grants", async () => {
+      // Calls starting seconds after their tokens would land beside the calls whose tokens that
+      // later second granted: the provider's quota would see both.
+      await configureBucket(database.pool, "paced-1", 1, 3);
       const ids = [await notification(), await notification(), await notification()];
-      let abortedAfterMs = 0;
-      const started = Date.now();
-      const provider = oneAtATime("paced-1", async (index, signal) => {
-        if (index === 0) {
-          await until(() => signal.aborted);
-          abortedAfterMs = Date.now() - started;
-        }
-      });
-      await dispatchBatch(deps({ primary: provider }), "email", ids, "81");
-      expect(provider.calls).toEqual([ids[0]]);
-      expect(abortedAfterMs).toBeGreaterThanOrEqual(500);
-      expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
-      await expectPutBack(ids.slice(1));
-      const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids.slice(1)]);
-      expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited"]);
+      const provider = oneAtATime("paced-1", async () => undefined);
+      await dispatchBatch({ ...deps({ primary: provider }), sql: { query: slowAttemptWrite(700) } }, "email", ids, "81");
+      // The first take emptied the bucket; 0.7 s refilled less than one token.
+      expect(provider.calls).toEqual([]);
+      await expectPutBack(ids);
+      const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids]);
+      expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited", "rate_limited"]);
     });
 
-    it("lets an unpaced provider's batch take as long as its calls take", async () => {
-      const ids = [await notification(), await notification()];
-      const provider = oneAtATime("unpaced-1", async (index) => {
+    it("calls with the fresh tokens it is granted, and a started batch is not cut short by a slow provider", async () => {
+      await configureBucket(database.pool, "paced-2", 100, 100);
+      const ids = [await notification(), await notification(), await notification()];
+      const provider = oneAtATime("paced-2", async (index) => {
         if (index === 0) await new Promise((r) => setTimeout(r, 700));
       });
-      await dispatchBatch(deps({ primary: provider }), "email", ids, "82");
+      await dispatchBatch({ ...deps({ primary: provider }), sql: { query: slowAttemptWrite(700) } }, "email", ids, "82");
       expect(provider.calls).toEqual(ids);
       for (const id of ids) expect(await row(id)).toMatchObject({ status: "sent", attempt_count: 1 });
     });

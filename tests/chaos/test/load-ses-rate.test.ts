@@ -42,9 +42,9 @@ describe(`the simulator enforcing SES's ${SES_RATE}/s quota, Herald's SES rate s
           `worst window ${excess.toFixed(1)} calls above ${SES_RATE}/s`,
       );
       // Herald's bucket holds SES_RATE tokens and refills at SES_RATE a second, so its token takes
-      // never exceed SES_RATE·W + SES_RATE in a window of W seconds; a call starts within half a
-      // second of its token or goes back to the queue, so a window also holds at most half a
-      // second's calls whose tokens were taken before it: 1.5·SES_RATE above the rate, within
+      // never exceed SES_RATE·W + SES_RATE in a window of W seconds; a batch's calls start within
+      // half a second of its tokens (stale ones are taken afresh), so a window also holds at most
+      // half a second's calls whose tokens were taken before it: 1.5·SES_RATE above the rate, within
       // the two seconds' room the simulator allows (a call reaches it a moment after it starts).
       expect(excess).toBeLessThanOrEqual(2 * SES_RATE);
       expect(throttled).toBeLessThanOrEqual(Math.floor(calls.length / 100));

@@ -52,13 +52,15 @@ const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
 /** How long a notification its stopped batch never called waits before it is taken again. */
 const WITHDRAWN_RECHECK_MS = 1000;
 /**
- * How long a paced provider's tokens stay good. A call starting later than this after its
- * tokens were taken could meet calls of tokens granted since: with a bucket of one second's
- * rate, the provider then sees at most 1.5 seconds' worth in any second, within the room for
- * short bursts that SES, Twilio and FCM all allow.
+ * How long a paced provider's tokens stay good before the batch's calls start. With a bucket of
+ * one second's rate, calls starting this late beside calls of tokens granted since show the
+ * provider at most 1.5 seconds' worth in a second, within the room for short bursts that SES,
+ * Twilio and FCM all allow. (Once started, a batch calls on: its calls spread at most `burst`
+ * tokens over its concurrency.)
  */
-const TOKEN_LEASE_MS = 500;
-const TOKENS_EXPIRED = "rate_tokens_expired";
+const TOKENS_STALE_MS = 500;
+/** The answer for a message whose tokens went stale and the bucket granted no fresh one: not called. */
+const TOKENS_STALE: ProviderCallResult = { outcome: { kind: "retry", reason: "rate_limited" }, latencyMs: 0, notCalled: true };
 /** How long a notification waits when a consent change of its recipient is being written. */
 const CONSENT_CHANGING_RECHECK_MS = 1000;
 
@@ -151,7 +153,6 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
   }
   let results: ProviderBatchResult | null = null;
   let recorder: ReturnType<typeof createResultRecorder> | null = null;
-  let lease: NodeJS.Timeout | undefined;
   try {
     for (const { n, message, rendered } of sending) {
       decisions.push({ id: n.id, kind: "attempt", provider: chosen!.name, address: message.to, rendered });
@@ -171,22 +172,27 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
       stop.abort(reason);
     };
     hold?.lost.addEventListener("abort", stopBecause("consent_hold_lost"), { once: true });
-    // A paced provider's calls start within TOKEN_LEASE_MS of their tokens, or not at all (back
-    // to the queue, attempt refunded): a slow database or a slow provider then cannot bunch this
-    // batch's calls into a later second beside the calls whose tokens that second granted.
-    if (tokensTakenAt !== null) lease = setTimeout(() => stop.abort(TOKENS_EXPIRED), Math.max(0, tokensTakenAt + TOKEN_LEASE_MS - Date.now()));
     recorder = createResultRecorder(
       (indexes, results) =>
         // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
         // and a Retry-After counted from before them would knock again before the provider allows.
-        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random, stop.signal.reason === TOKENS_EXPIRED ? "rate_limited" : "batch_stopped"),
+        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
       stopBecause("results_unrecordable"),
     );
     if (hold?.lost.aborted) stopBecause("consent_hold_lost")();
     const listener = recorder;
-    results = await callProvider(deps.log, chosen, calls.map((s) => s.message), (index, result) => listener.add(index, result), stop.signal);
+    // A paced provider's tokens that went stale while the attempts were written (a slow
+    // database) are taken afresh: the calls would otherwise start seconds after the bucket
+    // counted them, in a later second beside the calls whose tokens that second granted, and
+    // the provider's own quota would see both. What the bucket no longer grants goes back to
+    // the queue, its attempt refunded.
+    let granted = calls.length;
+    if (tokensTakenAt !== null && Date.now() - tokensTakenAt > TOKENS_STALE_MS) {
+      granted = (await takeTokens(deps.sql, chosen.name, calls.length)).granted;
+      for (let i = granted; i < calls.length; i++) listener.add(i, TOKENS_STALE);
+    }
+    results = granted === 0 ? [] : await callProvider(deps.log, chosen, calls.slice(0, granted).map((s) => s.message), (index, result) => listener.add(index, result), stop.signal);
   } finally {
-    clearTimeout(lease);
     // Before the results are written: a bounce this batch records suppresses an address whose
     // key the hold has, and that write waits for the release.
     await hold?.release();
@@ -268,7 +274,6 @@ async function recordResults(
   policy: DispatchPolicy,
   now: Date,
   random: () => number,
-  withdrawnReason: string,
 ): Promise<void> {
   const decisions: DispatchDecision[] = [];
   const breakerResults: BreakerResult[] = [];
@@ -276,7 +281,8 @@ async function recordResults(
   const invalidTokens = [];
   for (const [i, n] of notifications.entries()) {
     if (results[i]!.notCalled) {
-      decisions.push({ id: n.id, kind: "withdrawn", reason: withdrawnReason, until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
+      const reason = results[i] === TOKENS_STALE ? "rate_limited" : "batch_stopped";
+      decisions.push({ id: n.id, kind: "withdrawn", reason, until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
       continue;
     }
     const { outcome, latencyMs, suppress, invalidTokens: tokens } = results[i]!;
