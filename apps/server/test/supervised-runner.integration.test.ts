@@ -1,11 +1,9 @@
 import { openDatabase, type Database } from "@herald/db";
-import { createTestDatabase, databaseName, withDatabase, type TestDatabase } from "@herald/db/testing";
+import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { Logger, quickAddJob, type Task } from "graphile-worker";
-import pg from "pg";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { superviseRunner } from "../src/workers/supervised-runner.ts";
-import { waitFor } from "./support/server-process.ts";
+import { capturedLog, databaseOutage } from "./support/database-outage.ts";
 
 describe("a supervised runner", () => {
   let testDatabase: TestDatabase;
@@ -25,18 +23,9 @@ describe("a supervised runner", () => {
   // shutting down since the first failure, never exited, so it was neither restarted nor were its
   // jobs released (locked for four hours). Fixed by patches/graphile-worker@0.18.0.patch.
   it("exits and starts again when two finished jobs in turn could not be recorded, and frees what its pool held", async () => {
-    const name = databaseName(testDatabase.url);
-    const admin = new pg.Client({ connectionString: withDatabase(testDatabase.url, "postgres") });
-    await admin.connect();
-    const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS ${allowed}`);
-    const lines: string[] = [];
-    const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
+    const outage = await databaseOutage(testDatabase.url);
+    const { lines, log, count, step } = capturedLog();
     const logger = new Logger(() => (level, message) => void lines.push(`graphile-worker ${level}: ${message}\n`));
-    const count = (message: string) => lines.filter((l) => l.includes(message)).length;
-    const step = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) =>
-      waitFor(async () => condition(), what, timeoutMs).catch((error: Error) => {
-        throw new Error(`${error.message} (${timeoutMs} ms). The runner logged:\n${lines.join("")}`);
-      });
 
     // Each job waits on its first run until told to finish; "c" then fails, the others succeed.
     const runs: string[] = [];
@@ -67,8 +56,7 @@ describe("a supervised runner", () => {
       for (const id of ["a", "b", "c"]) await quickAddJob({ pgPool: database.pool }, "held_job", { id });
       await step("three jobs running", () => finishers.size === 3, 15_000);
 
-      await setConnections(false);
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+      await outage.begin();
       // The first completion fails: the pool begins its graceful shutdown, and waits for "c".
       finish("a");
       await step("a's completion refused", () => count("Failed to complete jobs") === 1, 15_000);
@@ -80,15 +68,15 @@ describe("a supervised runner", () => {
       await step("the runner exited", () => count("worker runner exited; starting it again") === 1, 20_000);
       expect(runner.healthy()).toBe(false);
 
-      await setConnections(true);
+      await outage.end();
       await step("the exited pool's jobs released", () => count("released the jobs of an exited worker runner") === 1, 30_000);
       await step("every job run again and recorded", async () => (await database.pool.query("SELECT 1 FROM graphile_worker.jobs")).rowCount === 0, 20_000);
       expect([...runs].sort()).toEqual(["a", "a", "b", "b", "c", "c"]);
       expect(runner.healthy()).toBe(true);
     } finally {
       for (const id of ["a", "b", "c"]) finish(id);
-      await setConnections(true);
-      await admin.end();
+      await outage.end();
+      await outage.close();
       // Bounded: a runner stuck in its shutdown (the defect) would hold the file open for good.
       await Promise.race([runner.stop(), new Promise((r) => setTimeout(r, 10_000).unref())]);
     }

@@ -8,9 +8,8 @@ import {
   transitionBroadcast,
   type Database,
 } from "@herald/db";
-import { createTestDatabase, databaseName, withDatabase, type TestDatabase } from "@herald/db/testing";
+import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import { quickAddJob } from "graphile-worker";
-import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEnv } from "../src/env.ts";
@@ -18,7 +17,7 @@ import { configuredProviders } from "../src/providers/configured-providers.ts";
 import { createSettingsCache } from "../src/settings/settings-service.ts";
 import { heartbeatIntervalMs, startWorkers } from "../src/workers/worker-runner.ts";
 import { eventually } from "./support/rest.ts";
-import { waitFor } from "./support/server-process.ts";
+import { capturedLog, databaseOutage } from "./support/database-outage.ts";
 
 describe("the worker runner", () => {
   let testDatabase: TestDatabase;
@@ -143,18 +142,9 @@ describe("the worker runner", () => {
   });
 
   it("starts a runner again after the database went away under it, and frees the jobs its exited pool held", async () => {
-    const name = databaseName(testDatabase.url);
-    const admin = new pg.Client({ connectionString: withDatabase(testDatabase.url, "postgres") });
-    await admin.connect();
-    const setConnections = (allowed: boolean) => admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} ALLOW_CONNECTIONS ${allowed}`);
+    const outage = await databaseOutage(testDatabase.url);
     // What the workers log, to wait on the supervisor's own words and to show on a failure.
-    const lines: string[] = [];
-    const log = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
-    const logged = (message: string) => lines.some((l) => l.includes(message));
-    const step = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) =>
-      waitFor(async () => condition(), what, timeoutMs).catch((error: Error) => {
-        throw new Error(`${error.message} (${timeoutMs} ms). The workers logged:\n${lines.join("")}`);
-      });
+    const { log, logged, step } = capturedLog();
     let runs = 0;
     let finish!: () => void;
     const firstRunMayFinish = new Promise<void>((resolve) => (finish = resolve));
@@ -176,13 +166,12 @@ describe("the worker runner", () => {
       expect(before[0]!.pool_ids).toContain(holder[0]!.locked_by);
 
       // The server goes away while the job runs: graphile-worker cannot record it as done.
-      await setConnections(false);
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      await outage.begin();
       finish();
       await step("the runner exited", () => logged("worker runner exited; starting it again"), 20_000);
       expect(workers.state()).toBe("restarting");
 
-      await setConnections(true);
+      await outage.end();
       // The exited pool's lock is released rather than left for four hours: the job runs again.
       await step("the exited runner's jobs released", () => logged("released the jobs of an exited worker runner"), 20_000);
       await step("every runner running again", () => workers.state() === "running", 20_000);
@@ -194,8 +183,8 @@ describe("the worker runner", () => {
       expect(after[0]!.pool_ids).not.toContain(holder[0]!.locked_by);
     } finally {
       finish();
-      await setConnections(true);
-      await admin.end();
+      await outage.end();
+      await outage.close();
       await workers.stop();
     }
     expect(workers.state()).toBe("stopped");
