@@ -141,8 +141,11 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   };
   // Send jobs have one shape whoever makes them: the pump, or a broadcast's fan-out.
   const sendJobs = { batchSize: env.HERALD_BATCH_SIZE, lookaheadMs: 5000 };
+  // Each runner takes jobs as soon as it starts, so it is named at once, not after the last one
+  // starts: a process killed while starting up leaves the fewest locks to the unnamed-pool rule.
   const start = async (runnerOptions: Omit<SupervisedRunnerOptions, keyof typeof common>) => {
     runners.push(await superviseRunner({ ...common, ...runnerOptions }, supervise));
+    await heartbeat();
   };
   for (const channel of CHANNELS) {
     await start({
@@ -208,7 +211,6 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     crontab: WATCH_BROADCASTS_CRONTAB,
   });
 
-  await heartbeat();
   // A process that starts after a crash frees the dead one's jobs now, not at the next minute.
   const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
   if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");

@@ -43,7 +43,7 @@ export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: numb
       RETURNING worker_id, pool_ids`,
     [silenceMs],
   );
-  await releaseWorkerPools(sql, rows.flatMap((r) => r.pool_ids));
+  await releaseWorkerPools(sql, [...rows.flatMap((r) => r.pool_ids), ...(await unnamedPools(sql, silenceMs))]);
   const requeued = await sql.query(
     `UPDATE herald.notifications SET dispatch_state = CASE WHEN dispatch_state = 'in_flight' THEN 'queued' ELSE dispatch_state END,
             job_queued_at = NULL, in_flight_job = NULL, updated_at = now()
@@ -56,4 +56,26 @@ export async function reapDeadWorkers(sql: Sql, silenceMs: number, stuckMs: numb
     [stuckMs],
   );
   return { workers: rows.map((r) => r.worker_id), requeued: requeued.rowCount ?? 0 };
+}
+
+/**
+ * Pools that no heartbeat names, holding locks for longer than two silences. A live process
+ * names a new pool in the beat right after the pool starts, a quarter silence at most; one
+ * killed before that beat (starting up, or restarting a runner after a database outage) left
+ * locks no heartbeat ever listed, which the silent-worker rule above can never free. The second
+ * silence is margin for a slow start: freeing a live pool's job would run it twice.
+ */
+async function unnamedPools(sql: Sql, silenceMs: number): Promise<string[]> {
+  const { rows } = await sql.query<{ pool_id: string }>(
+    `WITH named AS (SELECT unnest(pool_ids) AS pool_id FROM herald.worker_heartbeats),
+          held AS (
+            SELECT locked_by, locked_at FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL
+            UNION ALL
+            SELECT locked_by, locked_at FROM graphile_worker._private_job_queues WHERE locked_by IS NOT NULL)
+     SELECT DISTINCT locked_by AS pool_id FROM held
+      WHERE locked_at < now() - make_interval(secs => 2 * $1::float8 / 1000)
+        AND locked_by NOT IN (SELECT pool_id FROM named)`,
+    [silenceMs],
+  );
+  return rows.map((r) => r.pool_id);
 }
