@@ -81,6 +81,24 @@ describe("the worker runner", () => {
     }
   });
 
+  it("frees a silent worker's jobs at its next beat, not at the next minute's reaper", async () => {
+    const { log, lines, step } = capturedLog();
+    const workers = await startWorkers(await workerDeps({ HERALD_WORKER_SILENCE_MS: "2000" }, log));
+    try {
+      // A worker that died after this one started: its row goes quiet, its job stays locked.
+      await database.pool.query("INSERT INTO herald.worker_heartbeats (worker_id, pool_ids, hostname, pid) VALUES ('dead', '{pool-dead}', 'h', 9)");
+      const { rows } = await database.pool.query<{ id: string }>("SELECT id::text FROM graphile_worker.add_job('unknown_task', '{}'::json, run_at => now() + interval '1 hour')");
+      await database.pool.query("UPDATE graphile_worker._private_jobs SET locked_by = 'pool-dead', locked_at = now() WHERE id = $1", [rows[0]!.id]);
+      // The minute's reaper logs through graphile-worker; only the beat's reap names the workers.
+      await step("a beat reaped the dead worker", () => lines.some((l) => l.includes('"workers":["dead"]')), 20_000);
+      const { rows: after } = await database.pool.query("SELECT locked_by FROM graphile_worker._private_jobs WHERE id = $1", [rows[0]!.id]);
+      expect(after).toEqual([{ locked_by: null }]);
+      await database.pool.query("DELETE FROM graphile_worker._private_jobs WHERE id = $1", [rows[0]!.id]);
+    } finally {
+      await workers.stop();
+    }
+  });
+
   it("prunes expired sessions on its schedule's task", async () => {
     const member = await database.prisma.member.create({ data: { email: "p@example.com", name: "P", role: "viewer", passwordHash: "x" } });
     await database.prisma.session.createMany({

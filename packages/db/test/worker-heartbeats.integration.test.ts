@@ -31,9 +31,11 @@ describe("reaping workers", () => {
 
   it("frees a pool no heartbeat names once it has held its locks for two silences, and only then", async () => {
     const sql = test.db.pool;
-    await beat(sql, { id: "live", poolIds: ["pool-live"], hostname: "h", pid: 1 });
-    await beat(sql, { id: "silent", poolIds: ["pool-silent"], hostname: "h", pid: 2 });
+    expect(await beat(sql, { id: "live", poolIds: ["pool-live"], hostname: "h", pid: 1 }, SILENCE_MS)).toEqual({ silentWorkers: false });
+    await beat(sql, { id: "silent", poolIds: ["pool-silent"], hostname: "h", pid: 2 }, SILENCE_MS);
     await sql.query("UPDATE herald.worker_heartbeats SET last_seen_at = now() - interval '5 minutes' WHERE worker_id = 'silent'");
+    // The live worker's next beat sees the silent one: its process reaps now (worker-runner).
+    expect(await beat(sql, { id: "live", poolIds: ["pool-live"], hostname: "h", pid: 1 }, SILENCE_MS)).toEqual({ silentWorkers: true });
     await lockedJob("pool-live", 600); // a long job of a live worker
     await lockedJob("pool-silent", 5); // a dead worker's, taken just before it went quiet
     await lockedJob("pool-unnamed-old", 600); // a process killed before its first beat named the pool
@@ -50,5 +52,6 @@ describe("reaping workers", () => {
     });
     const { rows } = await sql.query("SELECT worker_id FROM herald.worker_heartbeats");
     expect(rows).toEqual([{ worker_id: "live" }]);
+    expect(await beat(sql, { id: "live", poolIds: ["pool-live"], hostname: "h", pid: 1 }, SILENCE_MS)).toEqual({ silentWorkers: false });
   });
 });

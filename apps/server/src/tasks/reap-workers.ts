@@ -5,8 +5,8 @@ import type { Task } from "graphile-worker";
 export const STUCK_IN_FLIGHT_MS = 10 * 60_000;
 
 /**
- * Every minute (and when a worker process starts): free the jobs of workers that stopped
- * beating for `silenceMs`, requeue rows whose job is lost.
+ * Every minute (and when a worker process starts, or its beat finds a worker silent): free the
+ * jobs of workers that stopped beating for `silenceMs`, requeue rows whose job is lost.
  */
 export function reapWorkersTask(sql: Sql, silenceMs: number): Task {
   return async (_payload, helpers) => {

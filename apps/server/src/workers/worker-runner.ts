@@ -115,9 +115,19 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   // The beat in flight, so that a stop deletes the row after it: a beat landing after the delete
   // brought a stopped worker's row back.
-  let beating: Promise<void> = Promise.resolve();
-  const heartbeat = () =>
-    (beating = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }).then(clock.sync));
+  let beating: Promise<unknown> = Promise.resolve();
+  const reap = async () => {
+    const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
+    if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");
+  };
+  const heartbeat = async () => {
+    const beaten = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }, env.HERALD_WORKER_SILENCE_MS);
+    beating = beaten;
+    const { silentWorkers } = await beaten;
+    await clock.sync();
+    // A dead worker's jobs are freed a beat after its silence, not at the next minute's reaper.
+    if (silentWorkers) await reap();
+  };
   const supervise = {
     log,
     // The heartbeat names the new pools at once: were this process to die now, the reaper
@@ -212,8 +222,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   });
 
   // A process that starts after a crash frees the dead one's jobs now, not at the next minute.
-  const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
-  if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");
+  await reap();
   const heartbeatTimer = setInterval(
     () => heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed")),
     heartbeatIntervalMs(env.HERALD_WORKER_SILENCE_MS),

@@ -1,13 +1,26 @@
 import type { Sql } from "../sql.ts";
 
-/** This process is alive, and these graphile-worker pools' locks are its own. */
-export async function beat(sql: Sql, worker: { id: string; poolIds: string[]; hostname: string; pid: number }): Promise<void> {
-  await sql.query(
-    `INSERT INTO herald.worker_heartbeats (worker_id, pool_ids, hostname, pid)
-     VALUES ($1, $2, $3, $4)
-     ON CONFLICT (worker_id) DO UPDATE SET pool_ids = EXCLUDED.pool_ids, last_seen_at = now()`,
-    [worker.id, worker.poolIds, worker.hostname, worker.pid],
+/**
+ * This process is alive, and these graphile-worker pools' locks are its own. Answers whether
+ * another worker has been silent for `silenceMs`: a beating process reaps it at once, rather than
+ * leaving its jobs to the next minute's reaper.
+ */
+export async function beat(
+  sql: Sql,
+  worker: { id: string; poolIds: string[]; hostname: string; pid: number },
+  silenceMs: number,
+): Promise<{ silentWorkers: boolean }> {
+  const { rows } = await sql.query<{ silent_workers: boolean }>(
+    `WITH beat AS (
+       INSERT INTO herald.worker_heartbeats (worker_id, pool_ids, hostname, pid)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (worker_id) DO UPDATE SET pool_ids = EXCLUDED.pool_ids, last_seen_at = now())
+     SELECT EXISTS (
+       SELECT 1 FROM herald.worker_heartbeats
+        WHERE worker_id <> $1 AND last_seen_at < now() - make_interval(secs => $5::float8 / 1000)) AS silent_workers`,
+    [worker.id, worker.poolIds, worker.hostname, worker.pid, silenceMs],
   );
+  return { silentWorkers: rows[0]?.silent_workers ?? false };
 }
 
 export async function removeHeartbeat(sql: Sql, workerId: string): Promise<void> {
