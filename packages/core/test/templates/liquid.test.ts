@@ -114,6 +114,29 @@ describe("renderLiquid", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it("tries again when a stall, not the template, used up the time limit", () => {
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    // The first read stalls past the limit, as a GC pause or a preempted process would.
+    let reads = 0;
+    const stalledOnce = { data: { get name() {
+      if (reads++ === 0) busy(250);
+      return "Ada";
+    } } };
+    expect(renderLiquid("{{ data.name }} {{ data.name }}", "text", stalledOnce)).toEqual({ ok: true, output: "Ada Ada" });
+    // A render that is slow every time fails, after its second try.
+    let slowReads = 0;
+    const alwaysSlow = { data: { get name() {
+      slowReads++;
+      busy(250);
+      return "Ada";
+    } } };
+    expect(renderLiquid("{{ data.name }} {{ data.name }}", "text", alwaysSlow)).toMatchObject({ ok: false, kind: "render_error", message: "template render limit exceeded" });
+    expect(slowReads).toBe(2);
+  });
+
   it("refuses output over 1 MiB", () => {
     const result = renderLiquid("{% for i in (1..1100) %}{{ data.kb }}{% endfor %}", "text", { data: { kb: "x".repeat(1024) } });
     expect(result).toEqual({ ok: false, kind: "too_large", message: "renders to more than 1 MiB" });
