@@ -54,6 +54,45 @@ describe("the outbox pump", () => {
     expect(await pumpOnce(sql, { ...PUMP, batchSize: 10, maxQueuedBatches: 3 })).toEqual([]);
   });
 
+  it("adds only full bulk jobs while the lane has a job due and unstarted, and the rest once it catches up", async () => {
+    const sql = test.db.pool;
+    const options = { ...PUMP, batchSize: 10, maxQueuedBatches: 4 };
+    await sql.query("DELETE FROM graphile_worker._private_jobs");
+    await sql.query("UPDATE herald.notifications SET job_queued_at = now(), dispatch_state = 'done'");
+    await routeType(sql, "steady.sms", [{ channel: "sms" }]);
+    await routeType(sql, "steady.otp", [{ channel: "sms", lane: "critical" }]);
+    const events = (prefix: string, type: string, n: number) =>
+      ingestEvents(sql, Array.from({ length: n }, (_, i) => ({ eventId: `${prefix}-${i}`, type, userId: `${prefix}-${i}` })));
+    await events("first", "steady.sms", 3);
+    // Keeping up: three rows make a job of three.
+    expect(await pumpOnce(sql, options)).toEqual([{ channel: "sms", lane: "bulk", notifications: 3, jobs: 1 }]);
+
+    // That job has not started when 25 more bulk rows and 2 critical ones come due.
+    await events("second", "steady.sms", 25);
+    await events("otp", "steady.otp", 2);
+    expect(await pumpOnce(sql, options)).toEqual([
+      { channel: "sms", lane: "critical", notifications: 2, jobs: 1 },
+      { channel: "sms", lane: "bulk", notifications: 20, jobs: 2 },
+    ]);
+    expect(await pumpOnce(sql, options)).toEqual([]);
+
+    // Neither a job that is not due yet (a retry's) nor one that used up its attempts (it never
+    // runs again) is a sign of being behind.
+    await sql.query("UPDATE graphile_worker._private_jobs SET run_at = now() + interval '3 seconds'");
+    await sql.query("UPDATE graphile_worker._private_jobs SET run_at = now(), attempts = max_attempts WHERE id = (SELECT min(id) FROM graphile_worker._private_jobs)");
+    expect(await pumpOnce(sql, options)).toEqual([{ channel: "sms", lane: "bulk", notifications: 5, jobs: 1 }]);
+    const { rows } = await sql.query(
+      "SELECT priority, json_array_length(payload->'ids') AS n FROM graphile_worker._private_jobs ORDER BY id",
+    );
+    expect(rows).toEqual([
+      { priority: 0, n: 3 },
+      { priority: -10, n: 2 },
+      { priority: 0, n: 10 },
+      { priority: 0, n: 10 },
+      { priority: 0, n: 5 },
+    ]);
+  });
+
   it("schedules a future retry's job at its next_attempt_at, and leaves rows beyond the look-ahead alone", async () => {
     const sql = test.db.pool;
     await sql.query("DELETE FROM graphile_worker._private_jobs");
