@@ -27,6 +27,18 @@ async function main(argv: string[]): Promise<number> {
   try {
     const machine = describeMachine(cluster);
     const checkout = describeCheckout();
+    const reportSoFar = (): BenchReport => ({
+      date: startedAt.toISOString().slice(0, 10),
+      scale: args.scale,
+      tiny: env.tiny,
+      repeats: args.repeats,
+      seed: SEED,
+      startedAt: startedAt.toISOString(),
+      durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
+      machine,
+      checkout,
+      scenarios: [...reports],
+    });
     log(`Herald bench: scale ${args.scale}${env.tiny ? " (HERALD_BENCH_TINY=1)" : ""}, ${args.repeats} rounds, seed ${SEED}`);
     log(`Machine: ${machineLine(machine)}`);
     log(`Engine: ${checkoutLine(checkout)}`);
@@ -60,19 +72,11 @@ async function main(argv: string[]): Promise<number> {
         log(`  ${scenario.name} failed after ${((performance.now() - started) / 1000).toFixed(1)} s: ${message}`);
         reports.push({ name: scenario.name, summary: scenario.summary, status: "failed", error: message });
       }
+      // Written after every scenario: a large run is two hours, and one that dies late keeps
+      // what it measured.
+      writeReport(reportSoFar(), env.resultsDir);
     }
-    report = {
-      date: startedAt.toISOString().slice(0, 10),
-      scale: args.scale,
-      tiny: env.tiny,
-      repeats: args.repeats,
-      seed: SEED,
-      startedAt: startedAt.toISOString(),
-      durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
-      machine,
-      checkout,
-      scenarios: reports,
-    };
+    report = reportSoFar();
   } finally {
     await settleDrops();
     await cluster.release();
@@ -84,6 +88,15 @@ async function main(argv: string[]): Promise<number> {
   const files = writeReport(report, env.resultsDir);
   log(`\nWrote ${files.json} and ${files.markdown} (${Math.round(report.durationSeconds)} s in all)`);
   return reports.some((r) => r.status === "failed") ? 1 : 0;
+}
+
+// A scenario's stray rejection must not leave its Herald processes running on after the bench.
+for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+  process.once(event, (error: unknown) => {
+    killLiveChildren();
+    process.stderr.write(`bench: ${event}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

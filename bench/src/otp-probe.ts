@@ -61,8 +61,31 @@ export async function configureOtp(baseUrl: string, authorization: string): Prom
   await put(`/notification-types/${OTP_TYPE}`, OTP_NOTIFICATION_TYPE);
 }
 
-/** One HTTP request on a keep-alive agent, its body read whole. */
-export function request(
+/**
+ * One HTTP request on a keep-alive agent, its body read whole. A request that finds its reused
+ * socket closed by the server (the server's keep-alive timeout ended it as the request went out:
+ * a critical-load run under a million-row broadcast crashed on this) is sent again on a new one,
+ * as Node's documentation advises; the bench only sends it GETs and event POSTs, which Herald
+ * dedups by event id.
+ */
+export async function request(
+  agent: http.Agent,
+  url: URL,
+  method: "GET" | "POST",
+  headers: Record<string, string>,
+  body: string | null,
+): Promise<{ status: number; body: string }> {
+  try {
+    return await requestOnce(agent, url, method, headers, body);
+  } catch (error) {
+    if (!(error instanceof StaleSocketError)) throw error;
+    return requestOnce(agent, url, method, headers, body);
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function requestOnce(
   agent: http.Agent,
   url: URL,
   method: "GET" | "POST",
@@ -85,7 +108,9 @@ export function request(
         response.on("error", reject);
       },
     );
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      reject(req.reusedSocket && error.code === "ECONNRESET" ? new StaleSocketError(error.message, { cause: error }) : error),
+    );
     req.end(body ?? undefined);
   });
 }

@@ -313,7 +313,11 @@ async function probeRound(p: Probe, round: string, broadcast: LiveBroadcast | nu
         await cancelBroadcast(p.pool, broadcast.id, p.memberId);
         break;
       }
-      inFlight.push(postOne(p, agent, url, round, i, random, posted));
+      const post = postOne(p, agent, url, round, i, random, posted);
+      // Handled at once, reported by the Promise.all below: left unhandled until then, one failed
+      // post ended the whole bench process instead of this scenario.
+      post.catch(() => undefined);
+      inFlight.push(post);
     }
     await Promise.all(inFlight);
     const latencies = await collectSends(p.pool, posted);
