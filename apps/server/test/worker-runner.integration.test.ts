@@ -99,6 +99,40 @@ describe("the worker runner", () => {
     }
   });
 
+  it("reaps no one right after the database comes back: every heartbeat went stale with it", async () => {
+    const outage = await databaseOutage(testDatabase.url);
+    const { log, lines, step } = capturedLog();
+    const workers = await startWorkers(await workerDeps({ HERALD_WORKER_SILENCE_MS: "2000" }, log));
+    // Another worker, alive: its job runs on while the database is away.
+    await database.pool.query("INSERT INTO herald.worker_heartbeats (worker_id, pool_ids, hostname, pid) VALUES ('alive', '{pool-alive}', 'h', 8)");
+    const { rows } = await database.pool.query<{ id: string }>("SELECT id::text FROM graphile_worker.add_job('unknown_task', '{}'::json, run_at => now() + interval '1 hour')");
+    const job = rows[0]!.id;
+    await database.pool.query("UPDATE graphile_worker._private_jobs SET locked_by = 'pool-alive', locked_at = now() WHERE id = $1", [job]);
+    try {
+      await outage.begin();
+      await step("a beat failed", () => lines.some((l) => l.includes("heartbeat failed")), 20_000);
+      // Away for longer than a silence: the other worker's heartbeat is as old as this one's.
+      await database.pool.query("UPDATE herald.worker_heartbeats SET last_seen_at = now() - interval '5 seconds' WHERE worker_id = 'alive'").catch(() => undefined);
+      await outage.end();
+      await database.pool.query("UPDATE herald.worker_heartbeats SET last_seen_at = now() - interval '5 seconds' WHERE worker_id = 'alive'");
+      // This worker beats every 0.5 s: its first beats back see the other one silent.
+      await new Promise((r) => setTimeout(r, 1_000));
+      // The other worker beats again from here on, as a live one does.
+      const alive = setInterval(() => void database.pool.query("UPDATE herald.worker_heartbeats SET last_seen_at = now() WHERE worker_id = 'alive'").catch(() => undefined), 300);
+      await new Promise((r) => setTimeout(r, 3_000));
+      clearInterval(alive);
+      const { rows: after } = await database.pool.query("SELECT locked_by FROM graphile_worker._private_jobs WHERE id = $1", [job]);
+      expect(after).toEqual([{ locked_by: "pool-alive" }]);
+      expect(lines.filter((l) => l.includes("released the jobs of silent workers"))).toEqual([]);
+    } finally {
+      await outage.end();
+      await outage.close();
+      await workers.stop();
+      await database.pool.query("DELETE FROM graphile_worker._private_jobs WHERE id = $1", [job]);
+      await database.pool.query("DELETE FROM herald.worker_heartbeats WHERE worker_id = 'alive'");
+    }
+  }, 60_000);
+
   it("prunes expired sessions on its schedule's task", async () => {
     const member = await database.prisma.member.create({ data: { email: "p@example.com", name: "P", role: "viewer", passwordHash: "x" } });
     await database.prisma.session.createMany({

@@ -24,6 +24,7 @@ import { pruneExpiredTask } from "../tasks/prune-expired.ts";
 import { RETENTION_CRONTAB } from "../lifecycle/retention-policy.ts";
 import { importCsvTask } from "../tasks/import-csv.ts";
 import { reapWorkersTask, STUCK_IN_FLIGHT_MS } from "../tasks/reap-workers.ts";
+import { reapGate } from "./reap-gate.ts";
 import { rollUpAnalyticsTask } from "../tasks/roll-up-analytics.ts";
 import { deliverAlertTask } from "../tasks/deliver-alert.ts";
 import { evaluateAlertsTask } from "../tasks/evaluate-alerts.ts";
@@ -116,17 +117,21 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   // The beat in flight, so that a stop deletes the row after it: a beat landing after the delete
   // brought a stopped worker's row back.
   let beating: Promise<unknown> = Promise.resolve();
-  const reap = async () => {
-    const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
-    if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");
-  };
+  const gate = reapGate(env.HERALD_WORKER_SILENCE_MS);
   const heartbeat = async () => {
     const beaten = beat(sql, { id: workerId, poolIds: runners.flatMap((r) => r.poolIds()), hostname: hostname(), pid: process.pid }, env.HERALD_WORKER_SILENCE_MS);
     beating = beaten;
-    const { silentWorkers } = await beaten;
+    const { silentWorkers } = await beaten.catch((error: unknown) => {
+      gate.beatFailed();
+      throw error;
+    });
+    gate.beatSucceeded();
     await clock.sync();
     // A dead worker's jobs are freed a beat after its silence, not at the next minute's reaper.
-    if (silentWorkers) await reap();
+    if (silentWorkers && gate.open()) {
+      const reaped = await reapDeadWorkers(sql, env.HERALD_WORKER_SILENCE_MS, STUCK_IN_FLIGHT_MS);
+      if (reaped.workers.length > 0) log.warn({ workers: reaped.workers }, "released the jobs of silent workers");
+    }
   };
   const supervise = {
     log,
@@ -181,7 +186,7 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
           ...(spec.settings.baseUrl ? { baseUrl: String(spec.settings.baseUrl) } : {}),
         })(sid);
       }),
-      reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS),
+      reap_workers: reapWorkersTask(sql, env.HERALD_WORKER_SILENCE_MS, gate),
       roll_up_analytics: rollUpAnalyticsTask(sql, async () => setting<string>("workspace.defaultTimezone")),
       evaluate_alerts: evaluateAlertsTask(sql, settings),
       deliver_alert: deliverAlertTask(sql, settings, env),
@@ -221,8 +226,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     crontab: WATCH_BROADCASTS_CRONTAB,
   });
 
-  // A process that starts after a crash frees the dead one's jobs now, not at the next minute.
-  await reap();
+  // A process that starts after a crash frees the dead one's jobs a silence later, at a beat (the
+  // gate): one started as the database came back cannot tell a dead worker from a live one yet.
   const heartbeatTimer = setInterval(
     () => heartbeat().catch((e) => log.warn({ err: e }, "heartbeat failed")),
     heartbeatIntervalMs(env.HERALD_WORKER_SILENCE_MS),
