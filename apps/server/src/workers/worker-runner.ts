@@ -156,11 +156,8 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
   };
   // Send jobs have one shape whoever makes them: the pump, or a broadcast's fan-out.
   const sendJobs = { batchSize: env.HERALD_BATCH_SIZE, lookaheadMs: 5000 };
-  // Each runner takes jobs as soon as it starts, so it is named at once, not after the last one
-  // starts: a process killed while starting up leaves the fewest locks to the unnamed-pool rule.
   const start = async (runnerOptions: Omit<SupervisedRunnerOptions, keyof typeof common>) => {
     runners.push(await superviseRunner({ ...common, ...runnerOptions }, supervise));
-    await heartbeat();
   };
   for (const channel of CHANNELS) {
     await start({
@@ -226,6 +223,10 @@ export async function startWorkers(options: WorkerOptions): Promise<Workers> {
     crontab: WATCH_BROADCASTS_CRONTAB,
   });
 
+  // The first beat names every runner's pool, and says the process is up (the reliability suite
+  // waits for it). Runners take jobs as they start, so a process killed before this beat leaves
+  // locks no heartbeat names: the reaper frees those after two silences.
+  await heartbeat();
   // A process that starts after a crash frees the dead one's jobs a silence later, at a beat (the
   // gate): one started as the database came back cannot tell a dead worker from a live one yet.
   const heartbeatTimer = setInterval(
