@@ -93,13 +93,13 @@ describe("the outbox pump", () => {
     ]);
   });
 
-  it("schedules a future retry's job at its next_attempt_at, and leaves rows beyond the look-ahead alone", async () => {
+  it("schedules a future row's job at its next_attempt_at, never at the start of its second, and leaves rows beyond the look-ahead alone", async () => {
     const sql = test.db.pool;
     await sql.query("DELETE FROM graphile_worker._private_jobs");
     await sql.query("UPDATE herald.notifications SET job_queued_at = now(), dispatch_state = 'done'");
     await sql.query(
       `UPDATE herald.notifications SET job_queued_at = NULL, dispatch_state = 'retry_wait',
-              next_attempt_at = date_trunc('second', now()) + interval '3 seconds'
+              next_attempt_at = date_trunc('second', now()) + interval '3.4 seconds'
         WHERE id = (SELECT min(id) FROM herald.notifications)`,
     );
     await sql.query(
