@@ -68,18 +68,12 @@ export async function configureOtp(baseUrl: string, authorization: string): Prom
  * as Node's documentation advises; the bench only sends it GETs and event POSTs, which Herald
  * dedups by event id.
  */
-export async function request(
-  agent: http.Agent,
-  url: URL,
-  method: "GET" | "POST",
-  headers: Record<string, string>,
-  body: string | null,
-): Promise<{ status: number; body: string }> {
+export async function request(...args: Parameters<typeof requestOnce>): Promise<{ status: number; body: string }> {
   try {
-    return await requestOnce(agent, url, method, headers, body);
+    return await requestOnce(...args);
   } catch (error) {
     if (!(error instanceof StaleSocketError)) throw error;
-    return requestOnce(agent, url, method, headers, body);
+    return requestOnce(...args);
   }
 }
 
