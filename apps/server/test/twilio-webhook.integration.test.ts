@@ -236,6 +236,29 @@ describe("POST /webhooks/twilio: status callbacks", () => {
     expect(rows).toEqual([{ reason: "stop" }]);
   });
 
+  it("one job over a flood's group: every message's callbacks applied in arrival order, each logged once", async () => {
+    const a = await sentSms();
+    const b = await sentSms();
+    const unknown = "SMeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+    for (const [sid, status] of [[a.sid, "sent"], [a.sid, "delivered"], [b.sid, "undelivered"], [unknown, "delivered"], [a.sid, "read"]] as const) {
+      await expectTwiml(await post(callback(sid, status, status === "undelivered" ? { ErrorCode: "30003" } : {})));
+    }
+    await applyPending();
+    expect(await notification(a.id)).toMatchObject({ status: "delivered" });
+    expect(await notification(b.id)).toMatchObject({ status: "failed" });
+    expect((await webhookRows(a.sid)).map((r) => r.state)).toEqual(["ignored", "applied", "applied"]);
+    expect((await webhookRows(unknown)).map((r) => r.state)).toEqual(["pending"]);
+    const { rows } = await database.pool.query(
+      "SELECT notification_id::text AS id, type FROM herald.notification_events WHERE notification_id = ANY ($1::bigint[]) AND type IN ('delivered', 'failed', 'read') ORDER BY notification_id, type",
+      [[a.id, b.id]],
+    );
+    expect(rows).toEqual([
+      { id: a.id, type: "delivered" },
+      { id: a.id, type: "read" },
+      { id: b.id, type: "failed" },
+    ]);
+  });
+
   it("an unknown MessageSid is kept, looked at again while fresh, then an orphan", async () => {
     const sid = "SMffffffffffffffffffffffffffffffff";
     await expectTwiml(await post(callback(sid, "delivered")));

@@ -13,6 +13,7 @@ import { securityHeaders } from "./security-headers.ts";
 import { spaRoutes } from "./spa.ts";
 import { sesWebhookRoutes } from "./webhooks/ses-webhook.ts";
 import { twilioWebhookRoutes } from "./webhooks/twilio-webhook.ts";
+import { createWebhookIntake } from "./webhooks/webhook-intake.ts";
 import { clientRoutes } from "./client/client-routes.ts";
 import { trackingRoutes } from "./links/tracking-routes.ts";
 import { unsubscribeRoutes } from "./links/unsubscribe-routes.ts";
@@ -41,9 +42,11 @@ export function createApp({ services, webDist, workerState, bodyDeadlineMs = BOD
   app.use(metricsRoutes({ sql: services.database.pool, token: env.HERALD_METRICS_TOKEN, log }));
   app.use(healthRoutes({ database: services.database, workerState, unconfiguredChannels: () => services.providers.unconfiguredChannels() }));
   // Provider webhooks read their raw bodies themselves (signatures are over the exact bytes).
-  app.use(sesWebhookRoutes(services));
+  const intake = createWebhookIntake(services.database.pool);
+  app.use(sesWebhookRoutes(services, { intake }));
   app.use(
     twilioWebhookRoutes(services, {
+      intake,
       // Every Twilio account Herald sends through may call back: environment and Settings → Providers.
       authToken: () => [
         ...(services.env.HERALD_TWILIO_AUTH_TOKEN ? [services.env.HERALD_TWILIO_AUTH_TOKEN] : []),

@@ -49,6 +49,13 @@ const webhooks = new Counter({
   registers: [processRegistry],
 });
 
+const webhooksRefused = new Counter({
+  name: "herald_webhooks_refused_total",
+  help: "Provider webhooks answered 503 at once because the process held as many as it takes, by provider.",
+  labelNames: ["provider"] as const,
+  registers: [processRegistry],
+});
+
 /** Counts one batch's decisions once they are written (after applyDispatchDecisions). */
 export function recordDispatchDecisions(channel: Channel, decisions: readonly DispatchDecision[], claimed: readonly ClaimedNotification[], now: Date): void {
   const byId = new Map(claimed.map((n) => [n.id, n]));
@@ -67,4 +74,9 @@ export function recordDispatchDecisions(channel: Channel, decisions: readonly Di
 /** Counts one webhook that was recorded (not a provider's repeated delivery of it). */
 export function recordWebhook(provider: string, type: string): void {
   webhooks.inc({ provider, type });
+}
+
+/** Counts one webhook refused by the webhook routes' admission limit. */
+export function recordWebhookRefused(provider: string): void {
+  webhooksRefused.inc({ provider });
 }

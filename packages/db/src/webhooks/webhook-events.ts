@@ -21,26 +21,57 @@ export async function recordWebhookEvent(sql: Sql, event: InboundWebhookEvent): 
   return rows[0] ?? null;
 }
 
+/** A verified webhook to keep, and whether it has anything for `apply_webhook_events` to apply. */
+export interface WebhookToRecord extends InboundWebhookEvent {
+  apply: boolean;
+}
+
+/** The most webhooks one call records: `apply_webhook_events` takes at most 1,000 ids. */
+export const MAX_WEBHOOK_GROUP = 1000;
+
 /**
- * Keeps a verified webhook once and, when it has something to apply, queues its
- * `apply_webhook_events` job, in one statement: atomic without a transaction (a row with no job
- * would stay pending for good), and one round trip where BEGIN, insert, add_job and COMMIT took
- * four, each holding a pool connection while a webhook flood waited for one. Without anything to
- * apply the row is kept as `ignored`. Null when the provider already delivered this event.
+ * Keeps a group of verified webhooks once each and queues one `apply_webhook_events` job for
+ * those with something to apply, in one statement: atomic without a transaction (a row with no
+ * job would stay pending for good), and one commit and one job for the group where each webhook
+ * took its own. Rows with nothing to apply are kept as `ignored`. For each event, in order: its
+ * new row's id, or null when the provider already delivered it (before, or earlier in the group).
  */
-export async function recordAndQueueWebhookEvent(sql: Sql, event: InboundWebhookEvent, apply: boolean): Promise<{ id: string } | null> {
-  const { rows } = await sql.query<{ id: string }>(
-    `WITH row AS (
+export async function recordAndQueueWebhookEvents(sql: Sql, events: readonly WebhookToRecord[]): Promise<(string | null)[]> {
+  if (events.length === 0) return [];
+  if (events.length > MAX_WEBHOOK_GROUP) throw new RangeError(`at most ${MAX_WEBHOOK_GROUP} webhooks per group, not ${events.length}`);
+  const { rows } = await sql.query<{ provider: string; event_key: string; id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[]) WITH ORDINALITY
+         AS e(provider, event_key, kind, provider_message_id, raw, apply, ord)
+     ), row AS (
        INSERT INTO herald.webhook_events (provider, event_key, kind, provider_message_id, raw, state, applied_at)
-       VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN 'pending' ELSE 'ignored' END, CASE WHEN $6 THEN NULL ELSE now() END)
+       SELECT provider, event_key, kind, provider_message_id, raw,
+              CASE WHEN apply THEN 'pending' ELSE 'ignored' END, CASE WHEN apply THEN NULL ELSE now() END
+         FROM input ORDER BY ord
        ON CONFLICT (provider, event_key) DO NOTHING
-       RETURNING id
+       RETURNING id, provider, event_key, state
+     ), job AS (
+       SELECT graphile_worker.add_job('apply_webhook_events', json_build_object('ids', json_agg(id::text ORDER BY id)))
+         FROM row WHERE state = 'pending' HAVING count(*) > 0
      )
-     SELECT id::text, CASE WHEN $6 THEN (graphile_worker.add_job('apply_webhook_events', json_build_object('ids', json_build_array(id::text)))).id END AS job
-       FROM row`,
-    [event.provider, event.eventKey, event.kind, event.providerMessageId, event.raw, apply],
+     SELECT provider, event_key, id::text, (SELECT count(*) FROM job) AS jobs FROM row`,
+    [
+      events.map((e) => e.provider),
+      events.map((e) => e.eventKey),
+      events.map((e) => e.kind),
+      events.map((e) => e.providerMessageId),
+      events.map((e) => e.raw),
+      events.map((e) => e.apply),
+    ],
   );
-  return rows[0] ? { id: rows[0].id } : null;
+  // Rows go in in the group's order, so of two deliveries of one event the first is the one kept.
+  const inserted = new Map(rows.map((r) => [`${r.provider}\0${r.event_key}`, r.id]));
+  return events.map((e) => {
+    const key = `${e.provider}\0${e.eventKey}`;
+    const id = inserted.get(key) ?? null;
+    inserted.delete(key);
+    return id;
+  });
 }
 
 export async function markWebhookEvents(sql: Sql, ids: readonly string[], state: "applied" | "orphan" | "ignored"): Promise<void> {

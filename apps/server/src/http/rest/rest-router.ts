@@ -1,7 +1,7 @@
 import express, { type Router } from "express";
 import type { AppServices } from "../../trpc/context.ts";
 import { sendError } from "../rest-errors.ts";
-import { admission } from "./admission.ts";
+import { admission } from "../admission.ts";
 import { configRoutes } from "./config-routes.ts";
 import { eventRoutes } from "./events-routes.ts";
 import { readRoutes } from "./read-routes.ts";

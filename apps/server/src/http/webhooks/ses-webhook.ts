@@ -1,16 +1,27 @@
-import { recordAndQueueWebhookEvent } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { sesEventKind, sesEventOf } from "../../providers/ses/ses-status-events.ts";
 import { recordWebhook } from "../../operations/process-metrics.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { sendError } from "../rest-errors.ts";
+import { createWebhookIntake, webhookAdmission, type WebhookIntake } from "./webhook-intake.ts";
 import { createSnsVerifier, httpsGet, snsUrl, SnsEnvelopeSchema, type FetchCertificate, type SnsRejection } from "./sns-verifier.ts";
 
 export interface SesWebhookOptions {
   fetchCertificate?: FetchCertificate;
   /** Visits a (verified, SNS-hosted) SubscribeURL to confirm the subscription. */
   confirmSubscription?: (url: string) => Promise<void>;
+  /** Records the webhooks (shared with Twilio's route, so a flood of both is written together). */
+  intake?: WebhookIntake;
+  /** Requests in flight beyond which SNS is answered 503 at once (it retries). */
+  maxInFlight?: number;
 }
+
+/**
+ * SNS requests one process holds at once. They wait for the intake's group write, not for a pool
+ * connection each, so this bounds sockets and memory (bodies are a few KiB): past it a flood is
+ * answered 503 at once, which SNS retries, instead of piling up until every request times out.
+ */
+export const MAX_SNS_IN_FLIGHT = 512;
 
 /** SNS's body is a few KiB; SES caps the headers it copies into `mail.headers`. */
 const BODY_LIMIT = "256kb";
@@ -49,6 +60,7 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
   const topics = sesTopicArns(services.env.HERALD_SES_SNS_TOPIC_ARNS);
   const verify = createSnsVerifier(options.fetchCertificate ? { fetchCertificate: options.fetchCertificate } : {});
   const confirmSubscription = options.confirmSubscription ?? confirmSnsSubscription;
+  const intake = options.intake ?? createWebhookIntake(database.pool);
   const router = Router();
 
   const reject = (res: Response, status: number, reason: string, context: Record<string, unknown> = {}) => {
@@ -72,6 +84,7 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
   router.post(
     "/webhooks/ses",
     whenConfigured,
+    webhookAdmission("ses", options.maxInFlight ?? MAX_SNS_IN_FLIGHT, log),
     express.text({ type: "*/*", limit: BODY_LIMIT }),
     logBodyErrors,
     async (req: Request, res: Response) => {
@@ -107,11 +120,14 @@ export function sesWebhookRoutes(services: Pick<AppServices, "database" | "env" 
           }
           // Recorded and queued together: a row with no job would be pending forever, as SNS's
           // retry would then be answered as a duplicate.
-          const recorded = await recordAndQueueWebhookEvent(
-            database.pool,
-            { provider: "ses", eventKey: envelope.MessageId, kind: sesEventKind(event), providerMessageId: event.mail.messageId, raw: req.body },
-            true,
-          );
+          const recorded = await intake.record({
+            provider: "ses",
+            eventKey: envelope.MessageId,
+            kind: sesEventKind(event),
+            providerMessageId: event.mail.messageId,
+            raw: req.body,
+            apply: true,
+          });
           if (recorded) recordWebhook("ses", sesEventKind(event));
           else log.debug(context, "ses webhook: duplicate delivery ignored");
           return res.status(200).end();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { liftSuppression, markWebhookEvents, recordAndQueueWebhookEvent, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
+import { liftSuppression, markWebhookEvents, recordWebhookEvent, suppressAddresses, withTransaction } from "@herald/db";
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from "express";
 import twilio from "twilio";
 import { twilioWebhookUrl } from "../../providers/twilio/twilio-provider.ts";
@@ -7,6 +7,7 @@ import { twilioFormParams, twilioInboundCommand, twilioStatusCallback, twilioSta
 import { recordWebhook } from "../../operations/process-metrics.ts";
 import type { AppServices } from "../../trpc/context.ts";
 import { sendError } from "../rest-errors.ts";
+import { createWebhookIntake, webhookAdmission, type WebhookIntake } from "./webhook-intake.ts";
 
 export interface TwilioWebhookOptions {
   /**
@@ -17,7 +18,19 @@ export interface TwilioWebhookOptions {
   authToken?: string | (() => readonly string[]);
   /** Herald's public URL as Twilio reaches it; default HERALD_PUBLIC_URL. */
   publicUrl?: string;
+  /** Records the status callbacks (shared with SES's route, so a flood of both is written together). */
+  intake?: WebhookIntake;
+  /** Requests in flight beyond which Twilio is answered 503 at once. */
+  maxInFlight?: number;
 }
+
+/**
+ * Twilio requests one process holds at once: four times SNS's, because Twilio does not retry a
+ * refused status callback (by default), so a flood should wait its turn rather than be refused.
+ * A callback refused all the same is not lost for good: `reconcile_twilio` looks up messages
+ * left in "sent".
+ */
+export const MAX_TWILIO_IN_FLIGHT = 2048;
 
 /** A status callback is well under 1 KiB; an inbound message's Body is at most 1,600 characters. */
 const BODY_LIMIT = "64kb";
@@ -38,6 +51,7 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
   const configured = options.authToken ?? services.env.HERALD_TWILIO_AUTH_TOKEN;
   const authTokens = typeof configured === "function" ? configured : () => (configured ? [configured] : []);
   const url = twilioWebhookUrl(options.publicUrl ?? services.env.publicUrl);
+  const intake = options.intake ?? createWebhookIntake(database.pool);
   const router = Router();
 
   const reject = (res: Response, status: 403 | 415, reason: string) => {
@@ -61,6 +75,7 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
       if (!req.is(FORM)) return reject(res, 415, "not_form_encoded");
       next();
     },
+    webhookAdmission("twilio", options.maxInFlight ?? MAX_TWILIO_IN_FLIGHT, log),
     express.text({ type: FORM, limit: BODY_LIMIT }),
     logBodyErrors,
     async (req: Request, res: Response) => {
@@ -96,11 +111,14 @@ export function twilioWebhookRoutes(services: Pick<AppServices, "database" | "en
         const context = { webhook: "twilio", messageSid: callback.messageSid, status: callback.status };
         // Recorded and queued together: a row with no job would stay pending for good. A status
         // that changes nothing (queued, sent, …) is kept as `ignored` and costs no job.
-        const recorded = await recordAndQueueWebhookEvent(
-          database.pool,
-          { provider: "twilio", eventKey: `${callback.messageSid}:${callback.status}`, kind: callback.status, providerMessageId: callback.messageSid, raw },
-          events.length > 0,
-        );
+        const recorded = await intake.record({
+          provider: "twilio",
+          eventKey: `${callback.messageSid}:${callback.status}`,
+          kind: callback.status,
+          providerMessageId: callback.messageSid,
+          raw,
+          apply: events.length > 0,
+        });
         if (recorded) recordWebhook("twilio", callback.status);
         else log.debug(context, "twilio webhook: duplicate callback ignored");
         return answer(res);

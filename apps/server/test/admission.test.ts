@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admission } from "../src/http/rest/admission.ts";
+import { admission } from "../src/http/admission.ts";
 
 // A burst larger than the pool could serve waited in the pool's queue and was answered 503
 // "the database is unavailable" (the chaos suite's load-burst). Admission refuses the excess at
