@@ -66,9 +66,10 @@ export interface Contender<T> {
 }
 
 /**
- * A warm-up of every contender, then `repeats` rounds in which each runs once in turn
- * (H, B, H, B, …), so drift in the machine (page cache, autovacuum, a neighbour) hits all of
- * them alike. Waits first for the databases earlier scenarios dropped (a drop forces a
+ * A warm-up of every contender (none when `warmupSize` is 0: a scenario whose every round starts
+ * a fresh server has nothing a warm-up would warm), then `repeats` rounds in which each runs
+ * once in turn (H, B, H, B, …), so drift in the machine (page cache, autovacuum, a neighbour)
+ * hits all of them alike. Waits first for the databases earlier scenarios dropped (a drop forces a
  * checkpoint). Returns each contender's measured samples in round order.
  */
 export async function interleave<T>(
@@ -77,7 +78,7 @@ export async function interleave<T>(
 ): Promise<Map<string, T[]>> {
   await settleDrops();
   const warmupStarted = performance.now();
-  for (const c of contenders) {
+  for (const c of options.warmupSize > 0 ? contenders : []) {
     const sample = await c.run(options.warmupSize, "warmup");
     options.log(`  warm-up  ${c.name.padEnd(28)} ${options.describe(sample)}`);
   }

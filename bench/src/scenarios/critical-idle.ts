@@ -11,7 +11,7 @@ import { percentile, summarize } from "../stats.ts";
 
 const HERALD = "Herald POST → sandbox send";
 const BASELINE = "graphile-worker add_job → start";
-const SIZES: Record<Scale | "tiny", number> = { small: 50, medium: 200, large: 500, tiny: 10 };
+const SIZES: Record<Scale | "tiny", number> = { small: 30, medium: 200, large: 500, tiny: 10 };
 const POLL_MS = 5;
 const EVENT_TIMEOUT_MS = 30_000;
 const TARGET_P95_MS = 250;
