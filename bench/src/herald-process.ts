@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
+import { createApiKey } from "../../apps/server/src/auth/api-keys.ts";
 import { REPO_ROOT } from "./bench-env.ts";
 import { readCommandLine, readProcessCpuMs, startMemorySampler } from "./process-stats.ts";
 import { freePort } from "@herald/db/testing";
@@ -28,7 +29,6 @@ export interface StartHeraldOptions {
 }
 
 const SERVER_ENTRY = "apps/server/src/main.ts";
-const CLI_ENTRY = "apps/server/src/cli/main.ts";
 const live = new Set<ChildProcess>();
 
 /** Kills every child still running (the bench was interrupted or failed half-way). */
@@ -102,25 +102,20 @@ export async function startHerald(options: StartHeraldOptions): Promise<HeraldPr
   };
 }
 
-/** `pnpm herald apikey:create --name bench --scope admin`: the key is the last line of stdout. */
-export async function createAdminApiKey(databaseUrl: string, childBase: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [CLI_ENTRY, "apikey:create", "--name", "bench", "--scope", "admin"], {
-    cwd: REPO_ROOT,
-    env: { ...childBase, DATABASE_URL: databaseUrl, HERALD_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  live.add(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  live.delete(child);
-  const key = stdout.trim().split("\n").at(-1)?.trim() ?? "";
-  if (code !== 0 || !key.startsWith("hk_")) {
-    throw new Error(`apikey:create exited with code ${code} and no key on its last stdout line:\n${stdout}${stderr}`);
+/**
+ * An admin API key, made by the function behind `pnpm herald apikey:create` over a connection of
+ * the bench's own: spawning the CLI was a second Node process starting beside the server, a
+ * second or so of every scenario that needs a key.
+ */
+export async function createAdminApiKey(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: "herald-bench" });
+  await client.connect();
+  try {
+    const { key } = await createApiKey(client, { name: "bench", scope: "admin", ratePerMinute: null, createdBy: null });
+    return key;
+  } finally {
+    await client.end();
   }
-  return key;
 }
 
 async function answersReady(baseUrl: string): Promise<boolean> {

@@ -14,7 +14,7 @@ import { prepareWorkload } from "../workload.ts";
 const LOADED = "Herald under a broadcast";
 const IDLE = "Herald idle";
 /** Broadcast audience per loaded round. */
-const SIZES: Record<Scale | "tiny", number> = { small: 2_000, medium: 200_000, large: 1_000_000, tiny: 1_000 };
+const SIZES: Record<Scale | "tiny", number> = { small: 1_000, medium: 200_000, large: 1_000_000, tiny: 1_000 };
 const EVENTS_PER_SECOND = 5;
 /**
  * Every round posts at least this many events; a loaded round goes on until its broadcast is
@@ -200,7 +200,7 @@ async function startRoundServer(ctx: ScenarioContext, db: BenchDatabase, setup: 
       // Sends as fast as the machine allows (the load is the point); callbacks an hour later.
       env: { ...presetEnv(ctx.env.preset), HERALD_SANDBOX_DELIVERY_DELAY_MS: "3600000", HERALD_SANDBOX_RATE_PER_SECOND: "1000000" },
     }),
-    createAdminApiKey(db.url, ctx.env.childBase),
+    createAdminApiKey(db.url),
   ]);
   const pool = new pg.Pool({ connectionString: db.url, max: 3, application_name: "herald-bench" });
   const clock = new pg.Client({ connectionString: db.url, application_name: "herald-bench-clock" });

@@ -41,7 +41,7 @@ async function runIngest(ctx: ScenarioContext): Promise<ScenarioOutcome> {
     await probe.query(SINGLE_ROW_INSERT_SCHEMA);
     const [server, key] = await Promise.all([
       startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase }),
-      createAdminApiKey(db.url, ctx.env.childBase),
+      createAdminApiKey(db.url),
     ]);
     herald = server;
     const authorization = `Bearer ${key}`;
