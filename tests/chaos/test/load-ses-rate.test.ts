@@ -35,11 +35,12 @@ describe(`the simulator enforcing SES's ${SES_RATE}/s quota, Herald's SES rate s
 
       const calls = s.sim.ledger.filter((e) => e.provider === "ses").map((e) => e.at.getTime());
       const throttled = s.sim.ledger.filter((e) => e.provider === "ses" && e.fault.kind === "status").length;
-      const excess = worstWindowExcess(calls, SES_RATE);
+      const worst = worstWindowExcess(calls, SES_RATE);
+      const excess = worst.excess;
       const seconds = (calls.at(-1)! - calls[0]!) / 1000;
       console.info(
         `SES: ${calls.length} calls in ${seconds.toFixed(1)} s (${(EMAILS / seconds).toFixed(2)} emails/s), ${throttled} answered 429, ` +
-          `worst window ${excess.toFixed(1)} calls above ${SES_RATE}/s`,
+          `worst window ${excess.toFixed(1)} calls above ${SES_RATE}/s (${worst.calls} calls from ${worst.fromMs} to ${worst.toMs} ms after the first)`,
       );
       // Herald's bucket holds SES_RATE tokens and refills at SES_RATE a second, so its token takes
       // never exceed SES_RATE·W + SES_RATE in a window of W seconds; a batch's calls start within
@@ -57,15 +58,17 @@ describe(`the simulator enforcing SES's ${SES_RATE}/s quota, Herald's SES rate s
 
 /**
  * The most calls any window of the sorted call times holds beyond `perSecond` times its length:
- * max over i ≤ j of (j − i + 1) − perSecond·(t_j − t_i), in one pass.
+ * max over i ≤ j of (j − i + 1) − perSecond·(t_j − t_i), in one pass; with that window's bounds
+ * (ms after the first call) and its calls, for the log when a run exceeds its room.
  */
-function worstWindowExcess(times: readonly number[], perSecond: number): number {
-  let worst = 0;
-  let lowest = Number.POSITIVE_INFINITY;
+function worstWindowExcess(times: readonly number[], perSecond: number): { excess: number; fromMs: number; toMs: number; calls: number } {
+  let worst = { excess: 0, fromMs: 0, toMs: 0, calls: 0 };
+  let lowest = { level: Number.POSITIVE_INFINITY, index: 0 };
   times.forEach((t, j) => {
     const level = j - (perSecond * t) / 1000;
-    lowest = Math.min(lowest, level);
-    worst = Math.max(worst, level - lowest + 1);
+    if (level < lowest.level) lowest = { level, index: j };
+    const excess = level - lowest.level + 1;
+    if (excess > worst.excess) worst = { excess, fromMs: times[lowest.index]! - times[0]!, toMs: t - times[0]!, calls: j - lowest.index + 1 };
   });
   return worst;
 }
