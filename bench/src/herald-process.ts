@@ -103,6 +103,25 @@ export async function startHerald(options: StartHeraldOptions): Promise<HeraldPr
 }
 
 /**
+ * Starts Herald while `setup` runs (nothing is timed yet), so the server's seconds of start-up
+ * overlap the data generation instead of following it. A failed start is reported once the
+ * setup is done (handled meanwhile, so it cannot end the bench as an unhandled rejection); a
+ * failed setup stops the server it started.
+ */
+export async function startHeraldDuring<T>(options: StartHeraldOptions, setup: () => Promise<T>): Promise<{ herald: HeraldProcess; result: T }> {
+  const starting = startHerald(options);
+  starting.catch(() => undefined);
+  let result: T;
+  try {
+    result = await setup();
+  } catch (error) {
+    await starting.then((herald) => herald.stop(), () => undefined);
+    throw error;
+  }
+  return { herald: await starting, result };
+}
+
+/**
  * An admin API key, made by the function behind `pnpm herald apikey:create` over a connection of
  * the bench's own: spawning the CLI was a second Node process starting beside the server, a
  * second or so of every scenario that needs a key.

@@ -2,7 +2,7 @@ import { rebuildAnalytics, rollUpAnalytics } from "@herald/db";
 import pg from "pg";
 import { createBenchDatabase } from "../bench-database.ts";
 import { signInAs, timedGet } from "../dashboard-session.ts";
-import { startHerald, type HeraldProcess } from "../herald-process.ts";
+import { startHeraldDuring, type HeraldProcess } from "../herald-process.ts";
 import type { Scale, Scenario, ScenarioContext, ScenarioOutcome } from "../scenario.ts";
 import { percentile, summarize, type Summary } from "../stats.ts";
 
@@ -56,13 +56,9 @@ async function runCharts(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const pool = new pg.Pool({ connectionString: db.url, max: 2, application_name: "herald-bench" });
   let herald: HeraldProcess | null = null;
   try {
-    // The server starts while the data is generated, before anything is timed: two seconds of the run.
-    const starting = startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase });
-    const generated = await generate(pool, size, ctx.log).catch(async (error: unknown) => {
-      await (await starting).stop();
-      throw error;
-    });
-    herald = await starting;
+    const started = await startHeraldDuring({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase }, () => generate(pool, size, ctx.log));
+    herald = started.herald;
+    const generated = started.result;
     const buildStarted = performance.now();
     const built = await rebuildAnalytics(pool, "UTC", 60_000);
     const buildSeconds = (performance.now() - buildStarted) / 1000;

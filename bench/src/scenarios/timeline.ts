@@ -2,7 +2,7 @@ import { listUserNotifications, type TimelineFilter } from "@herald/db";
 import pg from "pg";
 import { createBenchDatabase } from "../bench-database.ts";
 import { signInAs, timedGet, trpcQueryUrl } from "../dashboard-session.ts";
-import { startHerald, type HeraldProcess } from "../herald-process.ts";
+import { startHeraldDuring, type HeraldProcess } from "../herald-process.ts";
 import { mulberry32, randomInt } from "../random.ts";
 import { interleave, type Metric, type Scale, type Scenario, type ScenarioContext, type ScenarioOutcome } from "../scenario.ts";
 import { sizeOf } from "../sizes.ts";
@@ -55,13 +55,11 @@ async function runTimeline(ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const pool = new pg.Pool({ connectionString: db.url, max: 2, application_name: "herald-bench" });
   let herald: HeraldProcess | null = null;
   try {
-    // The server starts while the data is generated (nothing is timed yet): two seconds of the run.
-    const starting = startHerald({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase });
-    const generated = await generate(pool, size, users, ctx.seed, ctx.log).catch(async (error: unknown) => {
-      await (await starting).stop();
-      throw error;
-    });
-    herald = await starting;
+    const started = await startHeraldDuring({ databaseUrl: db.url, role: "api", childBase: ctx.env.childBase }, () =>
+      generate(pool, size, users, ctx.seed, ctx.log),
+    );
+    herald = started.herald;
+    const generated = started.result;
     const heaviest = await heaviestUsers(pool);
     ctx.log(`  the heaviest user has ${heaviest[0]!.count.toLocaleString("en")} notifications, the ${HEAVY}th ${heaviest.at(-1)!.count.toLocaleString("en")}`);
 
