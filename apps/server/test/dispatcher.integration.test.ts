@@ -1,4 +1,4 @@
-import { configureBucket, consentHolds, ingestEvents, openConsentPool, openDatabase, type Database } from "@herald/db";
+import { configureBucket, consentHolds, ingestEvents, listBuckets, openConsentPool, openDatabase, type Database } from "@herald/db";
 import { createTestDatabase, type TestDatabase } from "@herald/db/testing";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -185,7 +185,7 @@ describe("the dispatcher", () => {
     const provider: Provider = {
       name: "primary-incremental",
       channel: "email",
-      async send(messages, onResult) {
+      async send(messages, { onResult } = {}) {
         onResult?.(0, { outcome: { kind: "sent", providerMessageId: "m-0" }, latencyMs: 1 });
         for (let i = 0; i < 100 && !firstRecordedBeforeSecondAnswered; i++) {
           firstRecordedBeforeSecondAnswered = (await row(first)).status === "sent";
@@ -423,40 +423,69 @@ describe("the dispatcher", () => {
   });
 
   describe("a paced provider (one with a token bucket)", () => {
-    /** The pool, with the attempts' write (the first decisions written) held `ms` longer: a slow database. */
-    function slowAttemptWrite(ms: number): Database["pool"]["query"] {
+    /**
+     * The pool, with the attempts' write (the first decisions written) held `ms` longer: a slow
+     * database. `meanwhile` runs while it is held.
+     */
+    function slowAttemptWrite(ms: number, meanwhile: () => Promise<unknown> = async () => undefined): Database["pool"]["query"] {
       let first = true;
       return ((...args: Parameters<Database["pool"]["query"]>) => {
         const run = () => (database.pool.query as (...a: unknown[]) => unknown)(...args);
         if (!first || (args[0] as { name?: string }).name !== "herald_apply_dispatch_decisions") return run();
         first = false;
-        return new Promise((r) => setTimeout(r, ms)).then(run);
+        return Promise.all([new Promise((r) => setTimeout(r, ms)), meanwhile()]).then(run);
       }) as Database["pool"]["query"];
     }
 
-    it("takes fresh tokens when the attempts' write outlasted them, and puts back what the bucket no longer grants", async () => {
+    /** When the bucket was last taken from: a call's token is taken no earlier than TOKEN_STALE_MS before it starts. */
+    async function lastTake(provider: string): Promise<number> {
+      const { rows } = await database.pool.query("SELECT refilled_at FROM herald.provider_buckets WHERE provider = $1", [provider]);
+      return (rows[0].refilled_at as Date).getTime();
+    }
+
+    it("hands back tokens the attempts' write outlasted and calls with fresh ones", async () => {
       // Calls starting seconds after their tokens would land beside the calls whose tokens that
-      // later second granted: the provider's quota would see both.
+      // later second granted: the provider's quota would see both. The stale tokens were never
+      // used, so the bucket takes them back and grants them again, now.
       await configureBucket(database.pool, "paced-1", 1, 3);
       const ids = [await notification(), await notification(), await notification()];
       const provider = oneAtATime("paced-1", async () => undefined);
+      const started = Date.now();
       await dispatchBatch({ ...deps({ primary: provider }), sql: { query: slowAttemptWrite(700) } }, "email", ids, "81");
-      // The first take emptied the bucket; 0.7 s refilled less than one token.
-      expect(provider.calls).toEqual([]);
-      await expectPutBack(ids);
-      const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids]);
-      expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited", "rate_limited"]);
-    });
-
-    it("calls with the fresh tokens it is granted, and a started batch is not cut short by a slow provider", async () => {
-      await configureBucket(database.pool, "paced-2", 100, 100);
-      const ids = [await notification(), await notification(), await notification()];
-      const provider = oneAtATime("paced-2", async (index) => {
-        if (index === 0) await new Promise((r) => setTimeout(r, 700));
-      });
-      await dispatchBatch({ ...deps({ primary: provider }), sql: { query: slowAttemptWrite(700) } }, "email", ids, "82");
       expect(provider.calls).toEqual(ids);
       for (const id of ids) expect(await row(id)).toMatchObject({ status: "sent", attempt_count: 1 });
+      expect((await lastTake("paced-1")) - started).toBeGreaterThanOrEqual(700);
+      // The three handed back were taken again at 0.7 s: without that, the bucket would hold the
+      // 0.7 tokens those 0.7 s refilled, and more by now.
+      expect((await listBuckets(database.pool)).find((b) => b.provider === "paced-1")!.tokens).toBeLessThan(0.5);
+    });
+
+    it("puts back what the bucket no longer grants when the tokens are renewed (its rate was lowered meanwhile), attempt refunded", async () => {
+      await configureBucket(database.pool, "paced-2", 1, 3);
+      const ids = [await notification(), await notification(), await notification()];
+      const provider = oneAtATime("paced-2", async () => undefined);
+      const lowered = () => configureBucket(database.pool, "paced-2", 1, 1);
+      await dispatchBatch({ ...deps({ primary: provider }), sql: { query: slowAttemptWrite(700, lowered) } }, "email", ids, "82");
+      expect(provider.calls).toEqual(ids.slice(0, 1));
+      expect(await row(ids[0]!)).toMatchObject({ status: "sent", attempt_count: 1 });
+      await expectPutBack(ids.slice(1));
+      const { rows } = await database.pool.query("SELECT detail->>'reason' AS reason FROM herald.notification_events WHERE notification_id = ANY($1) AND type = 'deferred'", [ids.slice(1)]);
+      expect(rows.map((r) => r.reason)).toEqual(["rate_limited", "rate_limited"]);
+    });
+
+    it("renews the tokens of calls that a slow first call held back, without cutting the batch short", async () => {
+      // SES's SDK took 0.8 s over its first calls after a worker started: the batch's later calls
+      // started a second after their tokens, and the simulator saw 30 calls above 14/s in a window.
+      await configureBucket(database.pool, "paced-3", 100, 100);
+      const ids = [await notification(), await notification(), await notification()];
+      const provider = oneAtATime("paced-3", async (index) => {
+        if (index === 0) await new Promise((r) => setTimeout(r, 700));
+      });
+      const started = Date.now();
+      await dispatchBatch(deps({ primary: provider }), "email", ids, "83");
+      expect(provider.calls).toEqual(ids);
+      for (const id of ids) expect(await row(id)).toMatchObject({ status: "sent", attempt_count: 1 });
+      expect((await lastTake("paced-3")) - started).toBeGreaterThanOrEqual(700);
     });
   });
 
@@ -484,7 +513,7 @@ describe("the dispatcher", () => {
   });
 });
 
-/** A provider that calls one message at a time and honours the batch's stop signal, as SES and Twilio do. */
+/** A provider that calls one message at a time and honours the batch's stop signal and token permits, as SES and Twilio do. */
 function oneAtATime(name: string, beforeAnswer: (index: number, signal: AbortSignal) => Promise<void>): Provider & { calls: string[] } {
   const calls: string[] = [];
   let index = 0;
@@ -492,7 +521,7 @@ function oneAtATime(name: string, beforeAnswer: (index: number, signal: AbortSig
     name,
     channel: "email",
     calls,
-    send: (messages: readonly OutboundMessage[], onResult, signal) =>
+    send: (messages: readonly OutboundMessage[], { onResult, signal, permit } = {}) =>
       mapConcurrently(
         messages,
         1,
@@ -501,7 +530,7 @@ function oneAtATime(name: string, beforeAnswer: (index: number, signal: AbortSig
           await beforeAnswer(index++, signal!);
           return { outcome: { kind: "sent", providerMessageId: `${name}-${m.notificationId}` }, latencyMs: 1 };
         },
-        { onResult, signal, notStarted: notCalled },
+        { onResult, signal, permit, notStarted: notCalled },
       ),
   };
 }

@@ -282,9 +282,24 @@ describe("FCM provider: results as they land", () => {
   it("reports each message once its last token answered, with the result the call returns; a sender-id mismatch waits for the whole call", async () => {
     const heard: Array<[number, unknown]> = [];
     const messages = [message(1, ["tok-a", "unregistered"]), message(2, ["tok-c"]), message(3, ["other-project"])];
-    const results = await createFcmProvider(config()).send(messages, (index, result) => heard.push([index, result]));
+    const results = await createFcmProvider(config()).send(messages, { onResult: (index, result) => heard.push([index, result]) });
 
     expect(heard.map(([index]) => index).sort()).toEqual([0, 1]);
     for (const [index, result] of heard) expect(result).toEqual({ ...results[index], latencyMs: expect.any(Number) });
+  });
+});
+
+describe("FCM provider: token permits", () => {
+  it("asks once per message, before its first token's call; a message refused calls none of its tokens and answers notCalled", async () => {
+    const asked: string[] = [];
+    const messages = [message(1, ["tok-a", "tok-b"]), message(2, ["tok-c", "tok-d"]), message(3, ["tok-e"])];
+    const results = await createFcmProvider(config(), { concurrency: 2 }).send(messages, {
+      permit: async (m) => (asked.push(m.notificationId), m.notificationId !== "2"),
+    });
+
+    expect(asked).toEqual(["1", "2", "3"]);
+    expect(fake.requests.map(tokenOf).sort()).toEqual(["tok-a", "tok-b", "tok-e"]);
+    expect(results.map((r) => r.outcome.kind)).toEqual(["sent", "retry", "sent"]);
+    expect(results[1]).toMatchObject({ notCalled: true });
   });
 });

@@ -43,9 +43,50 @@ describe("mapConcurrently", () => {
     expect(results).toEqual(["sent 0", "sent 1", "not sent 2", "not sent 3", "not sent 4", "not sent 5"]);
   });
 
-  it("runs every item when it has no notStarted answer, whatever the signal says", async () => {
+  it("asks the permit right before each item starts: an item refused answers notStarted, the rest run", async () => {
+    // Each item with how many calls had finished when it was asked.
+    const asked: Array<[number, number]> = [];
+    let finished = 0;
+    const results = await mapConcurrently(
+      [0, 1, 2, 3],
+      2,
+      async (n) => {
+        await tick();
+        finished++;
+        return `sent ${n}`;
+      },
+      {
+        // Asynchronous for odd items, as a permit that renews its tokens is.
+        permit: (n) => (asked.push([n, finished]), n % 2 ? tick().then(() => n !== 3) : true),
+        notStarted: (n) => `not sent ${n}`,
+      },
+    );
+    expect(results).toEqual(["sent 0", "sent 1", "sent 2", "not sent 3"]);
+    // Items 2 and 3 were asked for only once a lane came free: when their call would start.
+    expect(asked).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 1],
+      [3, 2],
+    ]);
+  });
+
+  it("starts nothing the signal stopped while its permit was being decided", async () => {
+    const stop = new AbortController();
+    const called: number[] = [];
+    const results = await mapConcurrently(
+      [0, 1],
+      1,
+      async (n) => (called.push(n), `sent ${n}`),
+      { signal: stop.signal, permit: (n) => (n === 1 ? tick().then(() => (stop.abort("test"), true)) : true), notStarted: (n) => `not sent ${n}` },
+    );
+    expect(called).toEqual([0]);
+    expect(results).toEqual(["sent 0", "not sent 1"]);
+  });
+
+  it("runs every item when it has no notStarted answer, whatever the signal and the permit say", async () => {
     const stop = new AbortController();
     stop.abort("test");
-    expect(await mapConcurrently([1, 2, 3], 1, async (n) => n, { signal: stop.signal })).toEqual([1, 2, 3]);
+    expect(await mapConcurrently([1, 2, 3], 1, async (n) => n, { signal: stop.signal, permit: () => false })).toEqual([1, 2, 3]);
   });
 });

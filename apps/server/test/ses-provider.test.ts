@@ -94,9 +94,11 @@ describe("SES provider: the request the real SDK sends", () => {
     const messages = Array.from({ length: 20 }, (_, i) => message(i));
     const heard: number[] = [];
     const heardResults: unknown[] = [];
-    const results = await createSesProvider(config).send(messages, (index, result) => {
-      heard.push(index);
-      heardResults[index] = result;
+    const results = await createSesProvider(config).send(messages, {
+      onResult: (index, result) => {
+        heard.push(index);
+        heardResults[index] = result;
+      },
     });
     expect(heardResults).toEqual(results);
     expect(results.map((r) => r.outcome)).toEqual(messages.map((m) => ({ kind: "sent", providerMessageId: `id-${m.notificationId}` })));

@@ -267,4 +267,15 @@ describe("the provider token bucket", () => {
     expect(second.waitMs).toBeLessThanOrEqual(50);
     expect(await takeTokens(test.db.pool, "no-bucket", 7)).toEqual({ granted: 7, waitMs: 0, paced: false });
   });
+
+  it("takes back unused tokens in the same update as the take, filling the bucket no higher than its burst", async () => {
+    await configureBucket(test.db.pool, "email-renew", 1, 10);
+    expect((await takeTokens(test.db.pool, "email-renew", 10)).granted).toBe(10);
+    // Six stale tokens handed back and taken again: what the bucket holds is unchanged.
+    expect((await takeTokens(test.db.pool, "email-renew", 6, 6)).granted).toBe(6);
+    expect((await takeTokens(test.db.pool, "email-renew", 10)).granted).toBe(0);
+    // More handed back than the bucket holds: it fills to its burst and no further.
+    expect((await takeTokens(test.db.pool, "email-renew", 0, 25)).granted).toBe(0);
+    expect((await takeTokens(test.db.pool, "email-renew", 12)).granted).toBe(10);
+  });
 });

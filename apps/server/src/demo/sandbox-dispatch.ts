@@ -46,8 +46,8 @@ export async function sendThroughSandbox(
     return {
       name: sandbox.name,
       channel,
-      async send(messages) {
-        const results = await sandbox.send(messages);
+      async send(messages, options) {
+        const results = await sandbox.send(messages, options);
         results.forEach((r, i) => {
           if (r.outcome.kind === "sent") outcome.sent.push({ notificationId: messages[i]!.notificationId, providerMessageId: r.outcome.providerMessageId, channel });
         });

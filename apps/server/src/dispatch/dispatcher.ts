@@ -15,7 +15,7 @@ import {
   type Sql,
 } from "@herald/db";
 import type { Logger } from "pino";
-import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult, ResultListener } from "../providers/provider.ts";
+import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult, SendOptions } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { EmailLinks } from "../links/email-links.ts";
 import type { BreakerBook } from "./breaker-book.ts";
@@ -23,6 +23,7 @@ import { recordDispatchDecisions } from "../operations/process-metrics.ts";
 import { renderMessage } from "./render-message.ts";
 import { createResultRecorder } from "./result-recorder.ts";
 import { createTemplateStore, type TemplateStore } from "./template-store.ts";
+import { TokenGrant } from "./token-grant.ts";
 
 export interface DispatchPolicy {
   retry: RetryPolicy;
@@ -51,16 +52,6 @@ export interface DispatcherDependencies {
 const UNCONFIGURED_RECHECK_MS = 5 * 60_000;
 /** How long a notification its stopped batch never called waits before it is taken again. */
 const WITHDRAWN_RECHECK_MS = 1000;
-/**
- * How long a paced provider's tokens stay good before the batch's calls start. With a bucket of
- * one second's rate, calls starting this late beside calls of tokens granted since show the
- * provider at most 1.5 seconds' worth in a second, within the room for short bursts that SES,
- * Twilio and FCM all allow. (Once started, a batch calls on: its calls spread at most `burst`
- * tokens over its concurrency.)
- */
-const TOKENS_STALE_MS = 500;
-/** The answer for a message whose tokens went stale and the bucket granted no fresh one: not called. */
-const TOKENS_STALE: ProviderCallResult = { outcome: { kind: "retry", reason: "rate_limited" }, latencyMs: 0, notCalled: true };
 /** How long a notification waits when a consent change of its recipient is being written. */
 const CONSENT_CHANGING_RECHECK_MS = 1000;
 
@@ -130,7 +121,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
 
   const chosen = provider;
   let hold: ConsentHold | null = null;
-  let tokensTakenAt: number | null = null;
+  let grant: TokenGrant | null = null;
   if (chosen && sending.length > 0) {
     hold = await deps.holdConsent(sending.map(({ n, verdict }) => ({ userId: n.userId ?? "0", addresses: consentAddresses(verdict) })));
     try {
@@ -140,7 +131,7 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
       // that second granted, and the provider's own quota sees the two together.
       if (sending.length > 0) {
         const { granted, waitMs, paced } = await takeTokens(deps.sql, chosen.name, sending.length);
-        if (paced) tokensTakenAt = Date.now();
+        if (paced) grant = new TokenGrant((wanted, returned) => takeTokens(deps.sql, chosen.name, wanted, returned), granted, deps.log.child({ provider: chosen.name }));
         for (const { n } of sending.slice(granted)) {
           decisions.push({ id: n.id, kind: "wait", until: new Date(now.getTime() + waitMs + Math.floor(random() * 50)) });
         }
@@ -176,22 +167,16 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
       (indexes, results) =>
         // Waits count from the answer, not from the claim: a batch can spend seconds on its calls,
         // and a Retry-After counted from before them would knock again before the provider allows.
-        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random),
+        recordResults(deps, chosen, indexes.map((i) => calls[i]!.n), results, policy, deps.now?.() ?? new Date(), random, grant?.refused),
       stopBecause("results_unrecordable"),
     );
     if (hold?.lost.aborted) stopBecause("consent_hold_lost")();
     const listener = recorder;
-    // A paced provider's tokens that went stale while the attempts were written (a slow
-    // database) are taken afresh: the calls would otherwise start seconds after the bucket
-    // counted them, in a later second beside the calls whose tokens that second granted, and
-    // the provider's own quota would see both. What the bucket no longer grants goes back to
-    // the queue, its attempt refunded.
-    let granted = calls.length;
-    if (tokensTakenAt !== null && Date.now() - tokensTakenAt > TOKENS_STALE_MS) {
-      granted = (await takeTokens(deps.sql, chosen.name, calls.length)).granted;
-      for (let i = granted; i < calls.length; i++) listener.add(i, TOKENS_STALE);
-    }
-    results = granted === 0 ? [] : await callProvider(deps.log, chosen, calls.slice(0, granted).map((s) => s.message), (index, result) => listener.add(index, result), stop.signal);
+    results = await callProvider(deps.log, chosen, calls.map((s) => s.message), {
+      onResult: (index, result) => listener.add(index, result),
+      signal: stop.signal,
+      permit: grant?.permit,
+    });
   } finally {
     // Before the results are written: a bounce this batch records suppresses an address whose
     // key the hold has, and that write waits for the release.
@@ -254,10 +239,10 @@ async function recheckUnderHold<T extends { n: ClaimedNotification; message: Out
 }
 
 /** A provider must not throw for an answer; if it does, that is a bug and every message retries. */
-async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[], onResult: ResultListener, signal: AbortSignal): Promise<ProviderBatchResult> {
+async function callProvider(log: Logger, provider: Provider, messages: OutboundMessage[], options: SendOptions): Promise<ProviderBatchResult> {
   const started = Date.now();
   try {
-    const results = await provider.send(messages, onResult, signal);
+    const results = await provider.send(messages, options);
     if (results.length !== messages.length) throw new Error(`${provider.name} answered ${results.length} results for ${messages.length} messages`);
     return results;
   } catch (error) {
@@ -274,6 +259,7 @@ async function recordResults(
   policy: DispatchPolicy,
   now: Date,
   random: () => number,
+  refusedTokens: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const decisions: DispatchDecision[] = [];
   const breakerResults: BreakerResult[] = [];
@@ -281,7 +267,7 @@ async function recordResults(
   const invalidTokens = [];
   for (const [i, n] of notifications.entries()) {
     if (results[i]!.notCalled) {
-      const reason = results[i] === TOKENS_STALE ? "rate_limited" : "batch_stopped";
+      const reason = refusedTokens.has(n.id) ? "rate_limited" : "batch_stopped";
       decisions.push({ id: n.id, kind: "withdrawn", reason, until: new Date(now.getTime() + WITHDRAWN_RECHECK_MS) });
       continue;
     }

@@ -98,6 +98,18 @@ export async function configuredProviders(
   });
 }
 
+/**
+ * A bucket holds half a second of its rate. A provider counts calls as they reach it, and they
+ * reach it a moment after their tokens: up to TOKEN_STALE_MS while a batch calls through them,
+ * plus however long the process takes to put the call on the wire (measured at 0.3–0.9 s for a
+ * worker's first calls on a loaded 2-core machine). A full second of burst on top of that
+ * overran the two seconds of room the reliability suite's SES allows; half a second leaves the
+ * lag its room. Sustained sending is the rate either way; only a burst after idle is smaller.
+ */
+export function bucketBurst(ratePerSecond: number): number {
+  return Math.max(1, ratePerSecond / 2);
+}
+
 /** When this process first saw each FCM provider: its cold start ramps from there. */
 const fcmStarts = new Map<string, Date>();
 
@@ -117,7 +129,7 @@ export async function configureBuckets(registry: LiveRegistry, sql: Sql, setting
         if (!fcmStarts.has(spec.name)) fcmStarts.set(spec.name, now);
         rate = rampedRate(rate, fcmStarts.get(spec.name)!, now);
       }
-      await configureBucket(sql, provider.name, rate, Math.max(1, rate));
+      await configureBucket(sql, provider.name, rate, bucketBurst(rate));
     }
   }
 }

@@ -3,13 +3,15 @@ export interface MapConcurrentlyOptions<T, R> {
   onResult?: ((index: number, result: R) => void) | undefined;
   /** Once aborted, no further item starts: the calls already out finish as usual. */
   signal?: AbortSignal | undefined;
-  /** The result of an item that never started because `signal` aborted. */
+  /** Asked right before each item starts; an item refused does not start. */
+  permit?: ((item: T) => boolean | Promise<boolean>) | undefined;
+  /** The result of an item that never started: `signal` aborted, or `permit` refused it. */
   notStarted?: (item: T) => R;
 }
 
 /**
  * `fn` over `items` with at most `limit` calls in flight, taken in order; results in input
- * order. Without `notStarted`, an abort still lets every item run.
+ * order. Without `notStarted`, every item runs, whatever `signal` and `permit` say.
  */
 export async function mapConcurrently<T, R>(
   items: readonly T[],
@@ -17,14 +19,16 @@ export async function mapConcurrently<T, R>(
   fn: (item: T) => Promise<R>,
   options: MapConcurrentlyOptions<T, R> = {},
 ): Promise<R[]> {
-  const { onResult, signal, notStarted } = options;
+  const { onResult, signal, permit, notStarted } = options;
   const results = new Array<R>(items.length);
+  // The signal is read again after a permit that had to wait: the batch may have stopped meanwhile.
+  const mayStart = async (item: T) => !signal?.aborted && (!permit || ((await permit(item)) && !signal?.aborted));
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
       const index = next++;
       const item = items[index]!;
-      results[index] = signal?.aborted && notStarted ? notStarted(item) : await fn(item);
+      results[index] = !notStarted || (await mayStart(item)) ? await fn(item) : notStarted(item);
       onResult?.(index, results[index]!);
     }
   };

@@ -50,6 +50,32 @@ export type ProviderBatchResult = ProviderCallResult[] & {
 };
 
 /**
+ * Asked for each message right before its first call starts; a message refused is not called
+ * (the provider answers notCalled() for it). The dispatcher's token grant for a paced provider:
+ * it hands each call a token no older than half a second, so a slow first wave cannot leave the
+ * batch's last calls to land a second after the bucket counted them.
+ */
+export type CallPermit = (message: OutboundMessage) => boolean | Promise<boolean>;
+
+/** What a `send` is given beside its messages; each part is optional. */
+export interface SendOptions {
+  /**
+   * Hears each message's result as soon as it is known, when the provider can, so the dispatcher
+   * records it while the rest of the batch is still being sent: a crash then leaves only the
+   * calls in flight unrecorded, not everything the batch sent so far.
+   */
+  onResult?: ResultListener | undefined;
+  /**
+   * Aborts when the batch must stop (its results can no longer be recorded, or its consent hold
+   * was lost): a provider that calls in turns starts no further call and answers notCalled() for
+   * each message it never sent.
+   */
+  signal?: AbortSignal | undefined;
+  /** Asked before each message's first call; every provider that paces honours it. */
+  permit?: CallPermit | undefined;
+}
+
+/**
  * A channel's delivery service. `send` never throws for a provider's answer (a throw is a bug and
  * the dispatcher counts it as a retry); it answers one result per message, in order.
  */
@@ -57,14 +83,5 @@ export interface Provider {
   /** Stable name, used for the token bucket, the breaker and the notification row. */
   readonly name: string;
   readonly channel: Channel;
-  /**
-   * `onResult`, when the provider can, hears each message's result as soon as it is known, so the
-   * dispatcher records it while the rest of the batch is still being sent: a crash then leaves
-   * only the calls in flight unrecorded, not everything the batch sent so far.
-   *
-   * `signal` aborts when the batch must stop (its results can no longer be recorded, or its
-   * consent hold was lost): a provider that calls in turns starts no further call and answers
-   * notCalled() for each message it never sent.
-   */
-  send(messages: readonly OutboundMessage[], onResult?: ResultListener, signal?: AbortSignal): Promise<ProviderCallResult[] | ProviderBatchResult>;
+  send(messages: readonly OutboundMessage[], options?: SendOptions): Promise<ProviderCallResult[] | ProviderBatchResult>;
 }

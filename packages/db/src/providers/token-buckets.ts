@@ -14,11 +14,16 @@ export async function configureBucket(sql: Sql, provider: string, ratePerSecond:
 
 /**
  * Takes up to `wanted` tokens in one row update, shared by every worker process, and says how
- * long until the next token when fewer were granted. A provider without a bucket is unpaced
- * (`paced` false).
+ * long until the next token when fewer were granted. `returned` hands back tokens taken earlier
+ * and never used (they went stale before their calls started) in the same update; the bucket
+ * fills no higher than its burst. A provider without a bucket is unpaced (`paced` false).
  */
-export async function takeTokens(sql: Sql, provider: string, wanted: number): Promise<{ granted: number; waitMs: number; paced: boolean }> {
-  const { rows } = await sql.query<{ granted: number; wait_ms: number }>({ name: "herald_take_tokens", text: "SELECT * FROM herald.take_tokens($1, $2)", values: [provider, wanted] });
+export async function takeTokens(sql: Sql, provider: string, wanted: number, returned = 0): Promise<{ granted: number; waitMs: number; paced: boolean }> {
+  const { rows } = await sql.query<{ granted: number; wait_ms: number }>({
+    name: "herald_take_tokens_returning",
+    text: "SELECT * FROM herald.take_tokens($1, $2, $3)",
+    values: [provider, wanted, returned],
+  });
   const row = rows[0];
   return row ? { granted: row.granted, waitMs: row.wait_ms, paced: true } : { granted: wanted, waitMs: 0, paced: false };
 }

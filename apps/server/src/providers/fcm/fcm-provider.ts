@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Platform } from "@herald/core";
 import { cert, getApps, initializeApp, type App, type ServiceAccount } from "firebase-admin/app";
 import { mapConcurrently } from "../map-concurrently.ts";
-import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult, type ResultListener } from "../provider.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult, type SendOptions } from "../provider.ts";
 import { limitTokenExchange, redirectTokenExchange, tokenEndpointAgent } from "./token-endpoint-agent.ts";
 import { classifyCredentialError, classifyFcmNetworkError, classifyFcmResponse, combineTokenResults, type FcmTokenResult } from "./fcm-errors.ts";
 
@@ -123,7 +123,7 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
     }
   }
 
-  async function send(messages: readonly OutboundMessage[], onResult?: ResultListener, signal?: AbortSignal): Promise<ProviderCallResult[]> {
+  async function send(messages: readonly OutboundMessage[], { onResult, signal, permit }: SendOptions = {}): Promise<ProviderCallResult[]> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     const work = messages.flatMap((message, m) => (message.tokens ?? []).slice(0, MAX_TOKENS_PER_MESSAGE).map((token) => ({ m, message, token })));
@@ -155,11 +155,18 @@ export function createFcmProvider(config: FcmConfig, options: FcmProviderOptions
       // SENDER_ID_MISMATCH: whether that means the wrong project's key is decided over the call.
       if (--open[m]! === 0 && onResult && !tokensOf[m]!.some((t) => isMismatch(tokenResults[t]!))) onResult(m, callResult(m, false));
     };
+    // A message is permitted once, by its first token to start; its other tokens abide by that.
+    const permits = new Map<number, boolean | Promise<boolean>>();
+    const permitted = (i: number) => {
+      const { m, message } = work[i]!;
+      if (!permits.has(m)) permits.set(m, permit!(message));
+      return permits.get(m)!;
+    };
     await mapConcurrently(
       [...work.keys()],
       concurrency,
       async (i) => settle(i, await sendToken(accessToken, work[i]!.message, work[i]!.token)),
-      { signal, notStarted: (i) => settle(i, TOKEN_NOT_CALLED) },
+      { signal, permit: permit && permitted, notStarted: (i) => settle(i, TOKEN_NOT_CALLED) },
     );
 
     const mismatches = tokenResults.filter(isMismatch).length;

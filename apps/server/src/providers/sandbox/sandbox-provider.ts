@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sandboxScript, type Channel } from "@herald/core";
 import { insertSandboxMessages, type Sql, type StatusEvent } from "@herald/db";
-import type { OutboundMessage, Provider, ProviderBatchResult, ProviderCallResult } from "../provider.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderBatchResult, type ProviderCallResult, type SendOptions } from "../provider.ts";
 
 /** Fault settings for demos and load tests (the reliability suite has its own wire-level simulator). */
 export interface SandboxFaults {
@@ -30,15 +30,17 @@ export function createSandboxProvider(channel: Channel, deps: SandboxDependencie
   return {
     name: `sandbox-${channel}`,
     channel,
-    async send(messages: readonly OutboundMessage[]): Promise<ProviderBatchResult> {
+    async send(messages: readonly OutboundMessage[], { permit }: SendOptions = {}): Promise<ProviderBatchResult> {
       const started = Date.now();
       const faults = deps.faults();
       const delayMs = deps.deliveryDelayMs();
       if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+      const permitted = permit ? await Promise.all(messages.map(permit)) : null;
       const accepted: Array<{ message: OutboundMessage; providerMessageId: string; to: string }> = [];
       // Stamped when scheduled, after the sends are recorded: a callback never precedes its send.
       const events: Array<Omit<StatusEvent, "at">> = [];
-      const results = messages.map((message): ProviderCallResult => {
+      const results = messages.map((message, i): ProviderCallResult => {
+        if (permitted && !permitted[i]) return notCalled();
         const latencyMs = () => Date.now() - started;
         const draw = random();
         if (draw < faults.throttleRate) {

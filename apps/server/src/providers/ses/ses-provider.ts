@@ -91,7 +91,7 @@ export function createSesProvider(config: SesConfig, options: SesProviderOptions
   return {
     name: config.name,
     channel: "email",
-    send: (messages, onResult, signal) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, notStarted: notCalled }),
+    send: (messages, { onResult, signal, permit } = {}) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, permit, notStarted: notCalled }),
   };
 }
 

@@ -67,7 +67,7 @@ export function createTwilioProvider(config: TwilioConfig, options: TwilioProvid
   return {
     name: config.name,
     channel: "sms",
-    send: (messages, onResult, signal) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, notStarted: notCalled }),
+    send: (messages, { onResult, signal, permit } = {}) => mapConcurrently(messages, concurrency, sendOne, { onResult, signal, permit, notStarted: notCalled }),
   };
 }
 

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { classifyHttpStatus, type Channel, type SendOutcome } from "@herald/core";
-import type { OutboundMessage, Provider, ProviderCallResult } from "../provider.ts";
+import { notCalled, type OutboundMessage, type Provider, type ProviderCallResult, type SendOptions } from "../provider.ts";
 import { SsrfRefusal, vetOutboundUrl, type VetOptions } from "./ssrf-guard.ts";
 
 export interface WebhookConfig {
@@ -35,9 +35,10 @@ export function createWebhookProvider(config: WebhookConfig): Provider {
   return {
     name: config.name,
     channel: config.channel,
-    async send(messages: readonly OutboundMessage[]): Promise<ProviderCallResult[]> {
+    async send(messages: readonly OutboundMessage[], { permit }: SendOptions = {}): Promise<ProviderCallResult[]> {
       return Promise.all(
         messages.map(async (message) => {
+          if (permit && !(await permit(message))) return notCalled();
           const started = Date.now();
           const outcome = await deliver(config, message);
           return { outcome, latencyMs: Date.now() - started };
