@@ -1,25 +1,24 @@
-import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { TOKEN_STALE_MS, TokenGrant } from "../src/dispatch/token-grant.ts";
 import type { OutboundMessage } from "../src/providers/provider.ts";
 
 const message = (id: string): OutboundMessage => ({ notificationId: id, channel: "email", lane: "bulk", to: `${id}@example.com`, body: "Hi", data: {} });
-const log = pino({ level: "silent" });
 
 /** A grant on a hand-moved clock whose bucket updates are recorded and answered by `answer`. */
 function grantOf(granted: number, answer: (wanted: number, returned: number) => Promise<{ granted: number }>) {
   const clock = { now: 0 };
   const takes: Array<{ wanted: number; returned: number }> = [];
+  const unreachable: unknown[] = [];
   const grant = new TokenGrant(
     (wanted, returned) => {
       takes.push({ wanted, returned });
       return answer(wanted, returned);
     },
     granted,
-    log,
+    (error) => unreachable.push(error),
     () => clock.now,
   );
-  return { grant, clock, takes };
+  return { grant, clock, takes, unreachable };
 }
 
 describe("a batch's token grant", () => {
@@ -53,10 +52,11 @@ describe("a batch's token grant", () => {
   });
 
   it("refuses, rather than throws, when the bucket cannot be reached: calls already answered keep their answers", async () => {
-    const { grant, clock } = grantOf(2, () => Promise.reject(new Error("connect ECONNREFUSED")));
+    const { grant, clock, unreachable } = grantOf(2, () => Promise.reject(new Error("connect ECONNREFUSED")));
     clock.now = TOKEN_STALE_MS + 1;
     expect(await grant.permit(message("a"))).toBe(false);
     expect(grant.permit(message("b"))).toBe(false);
     expect([...grant.refused]).toEqual(["a", "b"]);
+    expect(unreachable).toEqual([new Error("connect ECONNREFUSED")]);
   });
 });

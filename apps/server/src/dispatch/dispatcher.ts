@@ -131,7 +131,13 @@ export async function dispatchBatch(deps: DispatcherDependencies, channel: Chann
       // that second granted, and the provider's own quota sees the two together.
       if (sending.length > 0) {
         const { granted, waitMs, paced } = await takeTokens(deps.sql, chosen.name, sending.length);
-        if (paced) grant = new TokenGrant((wanted, returned) => takeTokens(deps.sql, chosen.name, wanted, returned), granted, deps.log.child({ provider: chosen.name }));
+        if (paced) {
+          grant = new TokenGrant(
+            (wanted, returned) => takeTokens(deps.sql, chosen.name, wanted, returned),
+            granted,
+            (error) => deps.log.warn({ err: error, provider: chosen.name }, "token bucket unreachable: the batch's remaining calls go back to the queue"),
+          );
+        }
         for (const { n } of sending.slice(granted)) {
           decisions.push({ id: n.id, kind: "wait", until: new Date(now.getTime() + waitMs + Math.floor(random() * 50)) });
         }

@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import type { OutboundMessage } from "../providers/provider.ts";
 
 /** Takes up to `wanted` tokens from the provider's bucket, handing back `returned` unused ones in the same update. */
@@ -24,7 +23,7 @@ export class TokenGrant {
   /** Messages refused a token: they were never called. */
   readonly refused = new Set<string>();
   private readonly take: TakeTokens;
-  private readonly log: Logger;
+  private readonly unreachable: (error: unknown) => void;
   private readonly clock: () => number;
   private unused: number;
   /** Messages not yet permitted or refused: what a refresh asks for. */
@@ -32,10 +31,10 @@ export class TokenGrant {
   private takenAt: number;
   private refreshing: Promise<void> | null = null;
 
-  /** `granted` tokens, just taken, for as many messages. */
-  constructor(take: TakeTokens, granted: number, log: Logger, clock: () => number = Date.now) {
+  /** `granted` tokens, just taken, for as many messages; `unreachable` hears a renewal that failed. */
+  constructor(take: TakeTokens, granted: number, unreachable: (error: unknown) => void, clock: () => number = Date.now) {
     this.take = take;
-    this.log = log;
+    this.unreachable = unreachable;
     this.clock = clock;
     this.unused = granted;
     this.pending = granted;
@@ -74,7 +73,7 @@ export class TokenGrant {
       // The bucket is out of reach (so, likely, is the database): what has not started does not
       // start, and the batch's results decide the rest. Throwing here would fail the calls already
       // answered along with it.
-      this.log.warn({ err: error }, "token bucket unreachable: the batch's remaining calls go back to the queue");
+      this.unreachable(error);
     } finally {
       this.takenAt = this.clock();
       this.refreshing = null;
