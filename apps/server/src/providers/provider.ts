@@ -52,8 +52,8 @@ export type ProviderBatchResult = ProviderCallResult[] & {
 /**
  * Asked for each message right before its first call starts; a message refused is not called
  * (the provider answers notCalled() for it). The dispatcher's token grant for a paced provider:
- * it hands each call a token no older than half a second, so a slow first wave cannot leave the
- * batch's last calls to land a second after the bucket counted them.
+ * it hands each call a token no older than TOKEN_STALE_MS (250 ms), so a slow first wave cannot
+ * leave the batch's last calls to land a second after the bucket counted them.
  */
 export type CallPermit = (message: OutboundMessage) => boolean | Promise<boolean>;
 
